@@ -1,0 +1,210 @@
+"""The 36 gems, their attributes, and how players may write them.
+
+A gem is one colour, one kind and one size. Its short code is colour + kind +
+size (``RD1`` is the red diamond solitaire). Players may write gems and
+attributes as codes, English or German words, sizes as 1/2/3, I/II/III or words,
+in any order and letter case; the service always shows one canonical form per
+language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import Enum
+
+LANGUAGES = ("en", "de")
+
+
+class Category(Enum):
+    COLOUR = "colour"
+    KIND = "kind"
+    SIZE = "size"
+
+    def word(self, lang: str = "en") -> str:
+        return _CATEGORY_WORDS[lang][self]
+
+
+_CATEGORY_WORDS = {
+    "en": {Category.COLOUR: "colour", Category.KIND: "kind", Category.SIZE: "size"},
+    "de": {Category.COLOUR: "Farbe", Category.KIND: "Art", Category.SIZE: "Größe"},
+}
+
+
+@dataclass(frozen=True, order=True)
+class Attribute:
+    """One value of one category, e.g. the colour red (code ``R``)."""
+
+    category: Category
+    code: str
+
+    @property
+    def order(self) -> int:
+        return _CODES[self.category].index(self.code)
+
+    def word(self, lang: str = "en") -> str:
+        return _WORDS[lang][self.code]
+
+    def __str__(self) -> str:
+        return self.word("en")
+
+    def __repr__(self) -> str:
+        return f"attribute({self.code!r})"
+
+
+_CODES = {
+    Category.COLOUR: ("R", "B", "G", "Y"),
+    Category.KIND: ("D", "P", "O"),
+    Category.SIZE: ("1", "2", "3"),
+}
+# Canonical words per language (singular; German sizes are the seed's nouns).
+_WORDS = {
+    "en": {
+        "R": "red", "B": "blue", "G": "green", "Y": "yellow",
+        "D": "diamond", "P": "pearl", "O": "opal",
+        "1": "solitaire", "2": "pair", "3": "cluster",
+    },
+    "de": {
+        "R": "rot", "B": "blau", "G": "grün", "Y": "gelb",
+        "D": "Diamant", "P": "Perle", "O": "Opal",
+        "1": "Einer", "2": "Zweier", "3": "Dreier",
+    },
+}
+_ROMAN = {"1": "I", "2": "II", "3": "III"}
+
+COLOURS = tuple(Attribute(Category.COLOUR, c) for c in _CODES[Category.COLOUR])
+KINDS = tuple(Attribute(Category.KIND, c) for c in _CODES[Category.KIND])
+SIZES = tuple(Attribute(Category.SIZE, c) for c in _CODES[Category.SIZE])
+ATTRIBUTES = COLOURS + KINDS + SIZES
+_BY_CODE = {a.code: a for a in ATTRIBUTES}
+
+
+def attribute(code: str) -> Attribute:
+    """The attribute with this one-character code (``R``, ``D``, ``1``...)."""
+    return _BY_CODE[code.upper()]
+
+
+@dataclass(frozen=True)
+class Gem:
+    """One of the 36 gems."""
+
+    colour: Attribute
+    kind: Attribute
+    size: Attribute
+
+    @property
+    def code(self) -> str:
+        return self.colour.code + self.kind.code + self.size.code
+
+    @property
+    def attributes(self) -> tuple[Attribute, Attribute, Attribute]:
+        return (self.colour, self.kind, self.size)
+
+    def has(self, attr: Attribute) -> bool:
+        return attr in self.attributes
+
+    def name(self, lang: str = "en") -> str:
+        """The canonical long name: ``red diamond solitaire`` / ``Diamant rot I``."""
+        if lang == "de":
+            return f"{self.kind.word('de')} {self.colour.word('de')} {_ROMAN[self.size.code]}"
+        return f"{self.colour.word()} {self.kind.word()} {self.size.word()}"
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        return (self.kind.order, self.size.order, self.colour.order)
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"GEM_BY_CODE[{self.code!r}]"
+
+
+# The information sheet order: by kind, then size, then colour.
+GEMS: tuple[Gem, ...] = tuple(
+    Gem(colour, kind, size) for kind in KINDS for size in SIZES for colour in COLOURS
+)
+GEM_BY_CODE = {g.code: g for g in GEMS}
+
+
+class GemError(ValueError):
+    """Text that does not name a gem or attributes; the message says why."""
+
+
+def _fold(word: str) -> str:
+    word = word.lower().replace("ß", "ss")
+    for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue")):
+        word = word.replace(umlaut, plain)
+    return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
+
+
+def _synonyms() -> dict[str, str]:
+    table = {
+        "R": "red rot rote roter rotes roten rotem",
+        "B": "blue blau blaue blauer blaues blauen blauem",
+        "G": "green gruen gruene gruener gruenes gruenen gruenem",
+        "Y": "yellow gelb gelbe gelber gelbes gelben gelbem",
+        "D": "diamond diamonds diamant diamanten diamante",
+        "P": "pearl pearls perle perlen",
+        "O": "opal opals opale opalen",
+        "1": "1 i solitaire solitaires single singles einer one eins",
+        "2": "2 ii pair pairs zweier two zwei",
+        "3": "3 iii cluster clusters dreier three drei",
+    }
+    return {word: code for code, words in table.items() for word in words.split()}
+
+
+_WORD_TO_CODE = _synonyms()
+_CODE_TOKEN = re.compile(r"^[rbgydpo123]{2,3}$")
+_SPLIT = re.compile(r"[\s\-_/.]+")
+# Fillers people write around attributes ("the red opal", "Diamant, rot").
+_FILLERS = {"the", "a", "an", "der", "die", "das", "ein", "eine", "gem", "gems", "stein",
+            "steine", "edelstein", "edelsteine", "and", "und", "of"}
+
+
+def parse_attributes(text: str) -> list[Attribute]:
+    """Every attribute named in ``text``, in the order written.
+
+    Raises GemError naming the first word that is not an attribute.
+    """
+    attrs: list[Attribute] = []
+    for raw in _SPLIT.split(text.strip().strip(",;")):
+        if not raw:
+            continue
+        token = _fold(raw.strip(",;:()"))
+        if not token or token in _FILLERS:
+            continue
+        code = _WORD_TO_CODE.get(token)
+        if code is not None:
+            attrs.append(_BY_CODE[code])
+        elif _CODE_TOKEN.match(token) and len(set(token)) == len(token):
+            attrs.extend(_BY_CODE[c.upper()] for c in token)
+        else:
+            raise GemError(f"'{raw}' is not a colour, kind or size")
+    return attrs
+
+
+def check_categories(attrs: list[Attribute]) -> None:
+    """Raise GemError if two attributes share a category (``red blue``)."""
+    seen: dict[Category, Attribute] = {}
+    for a in attrs:
+        if a.category in seen and seen[a.category] != a:
+            raise GemError(
+                f"two values of one {a.category.word()}: {seen[a.category]} and {a}"
+            )
+        seen[a.category] = a
+
+
+def parse_gem(text: str) -> Gem:
+    """The gem named by ``text``: ``RD1``, ``red diamond solitaire``,
+    ``Diamant rot I``, ``1 rd`` ... Raises GemError saying what is missing."""
+    if not text.strip():
+        raise GemError("no gem given")
+    attrs = parse_attributes(text)
+    check_categories(attrs)
+    found = {a.category: a for a in attrs}
+    missing = [c.word() for c in Category if c not in found]
+    if missing:
+        raise GemError(f"'{text.strip()}' names no {' and no '.join(missing)}")
+    return Gem(found[Category.COLOUR], found[Category.KIND], found[Category.SIZE])
