@@ -1,0 +1,53 @@
+"""vpsleuth: a moderator for play-by-mail games of VP-Sleuth."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(test_config: dict | None = None) -> Flask:
+    """Build the app: config/default.py, then VPSLEUTH_* variables, then test_config.
+
+    With a test_config, config/testing.py is loaded before it.
+    """
+    app = Flask(__name__, instance_relative_config=True,
+                template_folder=str(ROOT / "templates"))
+    app.config.from_pyfile(str(ROOT / "config" / "default.py"))
+    if test_config is not None:
+        app.config.from_pyfile(str(ROOT / "config" / "testing.py"))
+    app.config.from_prefixed_env("VPSLEUTH")
+    if test_config is not None:
+        app.config.update(test_config)
+    _embedded_defaults(app)
+
+    from .extensions import db, mail, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    mail.init_app(app)
+
+    from . import cli, models  # noqa: F401  (models: register the tables)
+
+    cli.register(app)
+
+    return app
+
+
+def _embedded_defaults(app: Flask) -> None:
+    """Zero set-up: SQLite and a generated secret key in the instance folder."""
+    instance = Path(app.instance_path)
+    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
+        instance.mkdir(parents=True, exist_ok=True)
+        app.config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'vpsleuth.db'}"
+    if not app.config.get("SECRET_KEY"):
+        instance.mkdir(parents=True, exist_ok=True)
+        key_file = instance / "secret_key"
+        if not key_file.exists():
+            key_file.write_text(secrets.token_hex(32))
+            key_file.chmod(0o600)
+        app.config["SECRET_KEY"] = key_file.read_text().strip()

@@ -1,0 +1,283 @@
+"""The ``vpsleuth`` command: a GM runs a whole game from the shell.
+
+The commands call the same services as the web and mail entrances.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import timedelta
+from functools import wraps
+
+import click
+from flask import current_app
+from flask.cli import FlaskGroup, with_appcontext
+
+from .extensions import db
+from .models import utcnow
+from .orders import format_turn
+from .rules import Ruleset, RulesetError, verify_commitment
+from .schedule import ScheduleError, format_deadline, parse_schedule_spec, to_local
+from .services import games, reports, resolution, turns
+from .services.errors import ServiceError, TurnRefused
+
+
+def main() -> None:
+    from . import create_app
+
+    cli = FlaskGroup(create_app=create_app, add_version_option=False,
+                     help="Moderate play-by-mail games of VP-Sleuth.")
+    cli.main(prog_name="vpsleuth")
+
+
+def gm_command(group: click.Group, name: str | None = None):
+    """A click command in an app context, with service errors shown plainly."""
+    def decorate(func):
+        @wraps(func)
+        def run(*args, **kwargs):
+            ensure_schema()
+            try:
+                return func(*args, **kwargs)
+            except TurnRefused as exc:
+                for err in exc.errors:
+                    click.echo(f"  {err}", err=True)
+                raise click.ClickException("turn refused; nothing of it was applied") from None
+            except (ServiceError,) as exc:
+                raise click.ClickException(exc.message) from None
+            except (ScheduleError, RulesetError) as exc:
+                raise click.ClickException(str(exc)) from None
+        return group.command(name)(with_appcontext(run))
+    return decorate
+
+
+def ensure_schema() -> None:
+    """Embedded SQLite upgrades itself; another database must be at the newest revision."""
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from flask_migrate import upgrade
+
+    if db.engine.dialect.name == "sqlite":
+        upgrade()
+        return
+    script = ScriptDirectory.from_config(current_app.extensions["migrate"].migrate.get_config())
+    with db.engine.connect() as conn:
+        current = MigrationContext.configure(conn).get_current_revision()
+    if current != script.get_current_head():
+        raise click.ClickException("the database schema is not up to date: run "
+                                   "'vpsleuth db upgrade' first")
+
+
+@click.group("game")
+def game_cli() -> None:
+    """Create, start, list and watch games."""
+
+
+@gm_command(game_cli, "create")
+@click.argument("name")
+@click.option("--first-deadline", help="Local time of round 1's deadline, 'YYYY-MM-DD HH:MM' "
+              "(default: 20:00 seven days from now).")
+@click.option("--timezone", help="IANA time zone of the deadlines, e.g. Europe/Berlin.")
+@click.option("--every", default="7d", show_default=True, help="Interval: 7d, 1w, 14d.")
+@click.option("--deadlines", help="Explicit local deadlines instead, comma-separated.")
+@click.option("--rounds", type=int, default=12, show_default=True)
+@click.option("--first-bonus-round", type=int, default=5, show_default=True)
+@click.option("--bonus", default="3,2,1", show_default=True, help="Bonus values by rank.")
+@click.option("--right", type=int, default=1, show_default=True, help="Points per right tip.")
+@click.option("--wrong", type=int, default=-2, show_default=True, help="Points per wrong tip.")
+@click.option("--early/--no-early", default=False, show_default=True,
+              help="Resolve once every active player has a turn in.")
+@click.option("--language", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_bonus_round,
+                bonus, right, wrong, early, language):
+    """Create a game with its house rules and deadline schedule."""
+    timezone = timezone or current_app.config["DEFAULT_TIMEZONE"]
+    if not first_deadline and not deadlines:
+        day = to_local(utcnow() + timedelta(days=7), timezone).date()
+        first_deadline = f"{day.isoformat()} 20:00"
+    schedule = parse_schedule_spec(first_deadline, timezone, every, deadlines)
+    try:
+        bonuses = tuple(int(b) for b in bonus.split(",") if b.strip())
+    except ValueError:
+        raise click.BadParameter("bonus values are whole numbers like 3,2,1") from None
+    rules = Ruleset(rounds, first_bonus_round, bonuses, right, wrong, early)
+    game = games.create_game(name, schedule, rules, language=language, actor="cli")
+    click.echo(f"Created game {game.id} {game.name!r}: {schedule.describe(language)}")
+
+
+@gm_command(game_cli, "list")
+def list_games():
+    """List the games with their state and open round."""
+    from sqlalchemy import select
+
+    from .models import Game
+
+    for g in db.session.scalars(select(Game).order_by(Game.id)):
+        open_round = g.open_round
+        extra = (f"round {open_round.number} until "
+                 f"{format_deadline(open_round.deadline, g.timezone)}") if open_round else ""
+        click.echo(f"{g.id:>4}  {g.name:<24} {g.state:<9} {len(g.active_players):>2} players  "
+                   f"{extra}")
+
+
+@gm_command(game_cli, "start")
+@click.argument("game")
+@click.option("--seed", type=int, hidden=True, help="Reproducible deal, for tests only.")
+def start_game(game, seed):
+    """Deal the gems, publish the commitment and open round 1."""
+    g = games.find_game(game)
+    first = games.start_game(g, seed=seed, actor="cli")
+    click.echo(f"Started {g.name!r}. Commitment (SHA-256): {g.commitment}")
+    click.echo(f"Round 1 is open until {format_deadline(first.deadline, g.timezone)}.")
+
+
+@gm_command(game_cli, "status")
+@click.argument("game")
+def status(game):
+    """Who has a turn in for the open round (counts only, no tip contents)."""
+    g = games.find_game(game)
+    round_ = g.open_round
+    if round_ is None:
+        raise click.ClickException(f"{g.name!r} has no open round (state: {g.state})")
+    click.echo(f"{g.name}: round {round_.number}, deadline "
+               f"{format_deadline(round_.deadline, g.timezone)}")
+    for row in turns.round_status(g):
+        when = format_deadline(row.last_at, g.timezone) if row.last_at else "-"
+        click.echo(f"  {'yes' if row.submitted else 'no ':<4} {row.player.name:<20} "
+                   f"question: {'yes' if row.has_question else 'no ':<4} tips: {row.tips:>2}  "
+                   f"{row.channel or '':<6} {when}")
+
+
+@gm_command(game_cli, "resolve")
+@click.argument("game")
+def resolve_now(game):
+    """Resolve the open round now, whatever its deadline."""
+    g = games.find_game(game)
+    done = resolution.resolve_round(g, actor="cli")
+    if done is None:
+        raise click.ClickException("no open round to resolve (already resolved?)")
+    click.echo(reports.render_text(reports.build_report(g, done.number, g.language),
+                                   g.timezone, g.language))
+
+
+@gm_command(game_cli, "report")
+@click.argument("game")
+@click.option("--round", "number", type=int, help="Round number (default: the latest).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--language", type=click.Choice(["en", "de"]))
+def report(game, number, fmt, language):
+    """Print a round report as text or JSON."""
+    g = games.find_game(game)
+    lang = language or g.language
+    rep = reports.build_report(g, number, lang)
+    if fmt == "json":
+        click.echo(json.dumps(rep.to_json(), indent=2, ensure_ascii=False))
+    else:
+        click.echo(reports.render_text(rep, g.timezone, lang))
+
+
+@gm_command(game_cli, "secret")
+@click.argument("game")
+@click.option("--yes", is_flag=True, help="Confirm that you are the GM and want to see it.")
+def secret(game, yes):
+    """Print the distribution and salt (GM only; recorded in the audit log)."""
+    g = games.find_game(game)
+    if g.secret is None:
+        raise click.ClickException(f"{g.name!r} has not been dealt yet")
+    if not yes and not click.confirm("Show the secret distribution?"):
+        raise click.Abort()
+    games.audit(g, "cli", "view_distribution")
+    db.session.commit()
+    click.echo(f"distribution: {g.secret.distribution}\nsalt: {g.secret.salt}")
+
+
+@click.command("verify")
+@click.option("--distribution", required=True, help="A=...;B=...;...;X=... as revealed.")
+@click.option("--salt", required=True)
+@click.option("--commitment", required=True, help="The SHA-256 published at the start.")
+def verify(distribution, salt, commitment):
+    """Check a revealed distribution and salt against the published commitment."""
+    if not verify_commitment(distribution, salt, commitment):
+        raise click.ClickException("MISMATCH: this distribution and salt do not give that "
+                                   "commitment")
+    click.echo("OK: the distribution and salt match the commitment.")
+
+
+@click.group("player")
+def player_cli() -> None:
+    """Add, list and withdraw players."""
+
+
+@gm_command(player_cli, "add")
+@click.argument("game")
+@click.argument("name")
+@click.argument("email")
+@click.option("--language", type=click.Choice(["en", "de"]))
+def add_player(game, name, email, language):
+    """Add a player to a game."""
+    p = games.add_player(games.find_game(game), name, email, language=language, actor="cli")
+    click.echo(f"Added player {p.id} {p.name} <{p.email}>")
+
+
+@gm_command(player_cli, "withdraw")
+@click.argument("game")
+@click.argument("player")
+def withdraw_player(game, player):
+    """Withdraw a player (no longer active)."""
+    g = games.find_game(game)
+    games.withdraw_player(games.find_player(g, player), actor="cli")
+    click.echo(f"Withdrew {player} from {g.name!r}")
+
+
+@gm_command(player_cli, "list")
+@click.argument("game")
+def list_players(game):
+    """List a game's players."""
+    for p in games.find_game(game).players:
+        click.echo(f"{p.id:>4}  {p.name:<20} {p.email:<30} {p.language} "
+                   f"{'active' if p.active else 'withdrawn'}")
+
+
+@click.group("turn")
+def turn_cli() -> None:
+    """Submit and show turns."""
+
+
+@gm_command(turn_cli, "submit")
+@click.argument("game")
+@click.argument("player")
+@click.argument("source", type=click.File("r", encoding="utf-8"), default="-")
+@click.option("--round", "number", type=int, help="Refuse unless this round is open.")
+def submit(game, player, source, number):
+    """Submit a turn in the turn language from a file or standard input."""
+    g = games.find_game(game)
+    p = games.find_player(g, player)
+    sub = turns.submit_turn(p, source.read(), channel="cli", entered_by="cli",
+                            round_number=number)
+    click.echo(f"Accepted for round {sub.round.number}. Standing turn of {p.name}:")
+    click.echo(format_turn(sub.standing.question, sub.standing.tips, p.language), nl=False)
+
+
+@gm_command(turn_cli, "show")
+@click.argument("game")
+@click.argument("player")
+def show(game, player):
+    """Show a player's standing turn in the open round (GM only)."""
+    g = games.find_game(game)
+    p = games.find_player(g, player)
+    round_ = g.open_round
+    if round_ is None:
+        raise click.ClickException(f"{g.name!r} has no open round")
+    t = turns.standing_turn(round_, p)
+    click.echo(format_turn(t.question, t.tips, p.language), nl=False)
+
+
+def register(app) -> None:
+    from .demo import demo
+
+    for command in (game_cli, player_cli, turn_cli, verify, demo):
+        app.cli.add_command(command)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

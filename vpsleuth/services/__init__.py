@@ -1,0 +1,1 @@
+"""Use cases that every entrance (CLI, web, mail, scheduler) calls."""

@@ -1,0 +1,46 @@
+"""Errors that services raise: a stable code for the API, a message for people."""
+
+from __future__ import annotations
+
+from ..orders import LineError
+
+
+class ServiceError(Exception):
+    code = "error"
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(ServiceError):
+    code = "not_found"
+
+
+class Invalid(ServiceError):
+    """Input that breaks a rule (a house rule, a name already taken, ...)."""
+
+    code = "invalid"
+
+
+class WrongState(ServiceError):
+    """The game or round is not in a state that allows this."""
+
+    code = "wrong_state"
+
+
+class RoundClosed(ServiceError):
+    """A turn for a round whose deadline has passed (or that is not open)."""
+
+    code = "round_closed"
+
+
+class TurnRefused(ServiceError):
+    """A turn with bad lines; nothing of it was applied."""
+
+    code = "turn_refused"
+
+    def __init__(self, errors: list[LineError]):
+        self.errors = errors
+        lines = "\n".join(str(e) for e in errors)
+        super().__init__(f"your turn was not applied; please fix these lines:\n{lines}")

@@ -1,0 +1,124 @@
+"""Use cases for setting up and starting a game."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
+from ..rules import Ruleset, commitment, deal, new_salt
+from ..schedule import Schedule
+from .errors import Invalid, NotFound, WrongState
+
+_EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
+LANGUAGES = ("en", "de")
+
+
+def audit(game: Game | None, actor: str, action: str, **detail) -> None:
+    """Record one GM (or system) action; committed with the action itself."""
+    db.session.add(AuditEntry(game_id=game.id if game else None, actor=actor, action=action,
+                              detail=json.dumps(detail, default=str, sort_keys=True)))
+
+
+def find_game(ref: str | int) -> Game:
+    """A game by id or by name (case-insensitive)."""
+    game = None
+    if str(ref).isdigit():
+        game = db.session.get(Game, int(ref))
+    if game is None:
+        game = db.session.scalar(select(Game).where(db.func.lower(Game.name) == str(ref).lower()))
+    if game is None:
+        raise NotFound(f"no game called {ref!r}")
+    return game
+
+
+def find_player(game: Game, ref: str | int) -> Player:
+    """A player of the game by id, name or email (case-insensitive)."""
+    key = str(ref).strip().lower()
+    for p in game.players:
+        if str(p.id) == key or p.name.lower() == key or p.email.lower() == key:
+            return p
+    raise NotFound(f"no player {ref!r} in game {game.name!r}")
+
+
+def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
+                language: str = "en", actor: str = "gm") -> Game:
+    """A new game in setup: players can be added, house rules are fixed now."""
+    name = name.strip()
+    if not name or len(name) > 120:
+        raise Invalid("a game needs a name of 1 to 120 characters")
+    if db.session.scalar(select(Game.id).where(db.func.lower(Game.name) == name.lower())):
+        raise Invalid(f"a game called {name!r} exists already; choose another name")
+    if language not in LANGUAGES:
+        raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+    game = Game(name=name, language=language, timezone=schedule.timezone,
+                schedule_json=json.dumps(schedule.to_json()))
+    game.ruleset = rules or Ruleset()
+    db.session.add(game)
+    db.session.flush()
+    audit(game, actor, "create_game", rules=game.ruleset, schedule=schedule.to_json())
+    db.session.commit()
+    return game
+
+
+def add_player(game: Game, name: str, email: str, *, language: str | None = None,
+               actor: str = "gm") -> Player:
+    """Add a player; allowed until the game ends (a late joiner starts at 0)."""
+    if game.state == "finished":
+        raise WrongState(f"game {game.name!r} has ended; no new players")
+    name, email = name.strip(), email.strip()
+    if not name or len(name) > 80:
+        raise Invalid("a player needs a name of 1 to 80 characters")
+    if not _EMAIL.match(email):
+        raise Invalid(f"{email!r} is not an email address (like name@example.org)")
+    language = language or game.language
+    if language not in LANGUAGES:
+        raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+    for other in game.players:
+        if other.name.lower() == name.lower():
+            raise Invalid(f"{name!r} already plays in {game.name!r}; choose another name")
+        if other.email.lower() == email.lower():
+            raise Invalid(f"{email} already plays in {game.name!r} as {other.name!r}")
+    player = Player(game=game, name=name, email=email, language=language)
+    db.session.add(player)
+    db.session.flush()
+    audit(game, actor, "add_player", player=name, email=email)
+    db.session.commit()
+    return player
+
+
+def withdraw_player(player: Player, *, actor: str = "gm", now: datetime | None = None) -> None:
+    """Withdraw a player: no longer active, scores nothing, does not block the end."""
+    if not player.active:
+        raise WrongState(f"{player.name!r} is already withdrawn")
+    player.active = False
+    player.withdrawn_at = now or utcnow()
+    audit(player.game, actor, "withdraw_player", player=player.name)
+    db.session.commit()
+
+
+def start_game(game: Game, *, now: datetime | None = None, seed: int | None = None,
+               actor: str = "gm") -> Round:
+    """Deal, publish the commitment, open round 1 with its scheduled deadline.
+
+    ``seed`` makes the deal reproducible and exists for tests only.
+    """
+    now = now or utcnow()
+    if game.state != "setup":
+        raise WrongState(f"game {game.name!r} has started already")
+    if not game.active_players:
+        raise WrongState(f"game {game.name!r} has no players yet; add players first")
+    distribution, salt = deal(seed), new_salt()
+    game.secret = GameSecret(distribution=distribution.canonical(), salt=salt)
+    game.commitment = commitment(distribution, salt)
+    game.state, game.started_at = "running", now
+    deadline = Schedule.from_json(game.schedule).deadline(1, not_before=now)
+    first = Round(game=game, number=1, deadline=deadline, opened_at=now)
+    db.session.add(first)
+    audit(game, actor, "start_game", commitment=game.commitment, deadline=deadline)
+    db.session.commit()
+    return first

@@ -1,0 +1,121 @@
+"""Round reports, built from stored results only (never recomputed)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+
+from ..extensions import db
+from ..models import Game, Player, Round, RoundResult, StandingQuestion
+from ..rules import Question
+from .errors import NotFound
+
+
+@dataclass(frozen=True)
+class AskedQuestion:
+    asker: str
+    placeholder: str
+    attributes: str  # attribute codes, e.g. "BO"
+    text: str
+    answer: int
+
+
+@dataclass(frozen=True)
+class ReportRow:
+    player: str
+    submitted: bool
+    tip_score: int
+    bonus: int
+    points: int
+    total: int
+    rank: int
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    game: str
+    round: int
+    rounds: int
+    resolved_at: datetime
+    bonus_round: bool
+    questions: list[AskedQuestion]
+    rows: list[ReportRow]
+    history: dict[str, list[int | None]]  # player -> total after each round so far
+    next_deadline: datetime | None
+    final: bool
+    commitment: str
+    winners: list[str] = field(default_factory=list)
+    distribution: str | None = None  # revealed only in the final report
+    salt: str | None = None
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["resolved_at"] = self.resolved_at.isoformat()
+        data["next_deadline"] = self.next_deadline.isoformat() if self.next_deadline else None
+        return data
+
+
+def resolved_rounds(game: Game) -> list[Round]:
+    return [r for r in game.rounds_ if r.state == "resolved"]
+
+
+def build_report(game: Game, number: int | None = None, lang: str = "en") -> RoundReport:
+    """The report of round ``number`` (default: the latest resolved round)."""
+    done = resolved_rounds(game)
+    if not done:
+        raise NotFound(f"no round of {game.name!r} has been resolved yet")
+    round_ = done[-1] if number is None else next((r for r in done if r.number == number), None)
+    if round_ is None:
+        raise NotFound(f"round {number} of {game.name!r} has not been resolved")
+    names = {p.id: p.name for p in game.players}
+    results = db.session.scalars(select(RoundResult).where(RoundResult.round_id == round_.id)
+                                 .order_by(RoundResult.rank, RoundResult.player_id)).all()
+    asked = db.session.scalars(select(StandingQuestion).where(
+        StandingQuestion.round_id == round_.id).join(Player).order_by(Player.name)).all()
+    questions = []
+    for q in asked:
+        question = Question.from_codes(q.question)
+        questions.append(AskedQuestion(
+            names[q.player_id], question.placeholder,
+            "".join(a.code for a in question.attributes), question.text(lang), q.answer))
+    nxt = game.round(round_.number + 1)
+    final = game.state == "finished" and round_ is done[-1]
+    top = min((r.rank for r in results), default=None)
+    return RoundReport(
+        game=game.name, round=round_.number, rounds=game.rounds,
+        resolved_at=round_.resolved_at, bonus_round=game.ruleset.is_bonus_round(round_.number),
+        questions=questions,
+        rows=[ReportRow(names[r.player_id], r.submitted, r.tip_score, r.bonus, r.points,
+                        r.total, r.rank) for r in results],
+        history=_history(game, [r for r in done if r.number <= round_.number], names),
+        next_deadline=nxt.deadline if nxt else None, final=final,
+        commitment=game.commitment or "",
+        winners=[names[r.player_id] for r in results if final and r.rank == top],
+        distribution=game.secret.distribution if final else None,
+        salt=game.secret.salt if final else None,
+    )
+
+
+def _history(game: Game, rounds: list[Round], names: dict[int, str]) -> dict:
+    by_round = {r.id: i for i, r in enumerate(rounds)}
+    history = {name: [None] * len(rounds) for name in names.values()}
+    rows = db.session.execute(select(RoundResult.round_id, RoundResult.player_id,
+                                     RoundResult.total)
+                              .where(RoundResult.round_id.in_(list(by_round)))).all()
+    for round_id, player_id, total in rows:
+        history[names[player_id]][by_round[round_id]] = total
+    return {name: totals for name, totals in history.items() if any(t is not None for t in totals)}
+
+
+def render_text(report: RoundReport, timezone: str, lang: str = "en") -> str:
+    """The report as plain text in the traditional zine style."""
+    from flask import render_template
+
+    from ..i18n import translator
+    from ..schedule import format_deadline
+
+    deadline = format_deadline(report.next_deadline, timezone, lang) if report.next_deadline else ""
+    return render_template("reports/round.txt", report=report, t=translator(lang),
+                           next_deadline=deadline)

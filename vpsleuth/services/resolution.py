@@ -1,0 +1,116 @@
+"""Resolving a round: exactly once, in one transaction, results stored for reports."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select, update
+
+from ..extensions import db
+from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
+from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
+from ..schedule import Schedule
+from .errors import WrongState
+from .games import audit
+
+
+def is_due(round_: Round, now: datetime) -> bool:
+    """Derived from the stored deadline (and early resolution), never from a timer."""
+    game = round_.game
+    if round_.state != "open" or game.state != "running":
+        return False
+    if now >= round_.deadline:
+        return True
+    if not game.early_resolution or not game.active_players:
+        return False
+    submitted = set(db.session.scalars(select(StandingQuestion.player_id).where(
+        StandingQuestion.round_id == round_.id)))
+    submitted |= set(db.session.scalars(select(StandingTip.player_id).where(
+        StandingTip.round_id == round_.id)))
+    return all(p.id in submitted for p in game.active_players)
+
+
+def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "system",
+                  number: int | None = None) -> Round | None:
+    """Resolve the open round now; None if it was resolved already (a no-op).
+
+    The round is claimed with a conditional UPDATE (open -> resolving) in the
+    same transaction that stores the results, opens the next round or ends the
+    game: a second caller, or a crash half-way, can never resolve it twice.
+    """
+    now = now or utcnow()
+    round_ = game.round(number) if number is not None else game.open_round
+    if round_ is None or round_.state == "resolved":
+        return None
+    if game.state == "setup":
+        raise WrongState(f"game {game.name!r} has not started")
+    claimed = db.session.execute(
+        update(Round).where(Round.id == round_.id, Round.state == "open")
+        .values(state="resolving").execution_options(synchronize_session=False))
+    if claimed.rowcount != 1:
+        db.session.rollback()
+        return None
+    db.session.refresh(round_)
+    _store_results(game, round_, now)
+    audit(game, actor, "resolve_round", round=round_.number)
+    db.session.commit()
+    return round_
+
+
+def _turns(round_: Round) -> tuple[dict[int, Turn], dict[int, StandingQuestion]]:
+    questions = {q.player_id: q for q in db.session.scalars(
+        select(StandingQuestion).where(StandingQuestion.round_id == round_.id))}
+    tips: dict[int, dict] = {}
+    for t in db.session.scalars(select(StandingTip).where(StandingTip.round_id == round_.id)):
+        tips.setdefault(t.player_id, {})[GEM_BY_CODE[t.gem]] = t.location
+    players = set(questions) | set(tips)
+    turns = {p: Turn(Question.from_codes(questions[p].question) if p in questions else None,
+                     tips.get(p, {})) for p in players}
+    return turns, questions
+
+
+def _previous_totals(game: Game, round_: Round) -> dict[int, int]:
+    previous = game.round(round_.number - 1)
+    if previous is None:
+        return {}
+    return dict(db.session.execute(select(RoundResult.player_id, RoundResult.total)
+                                   .where(RoundResult.round_id == previous.id)).all())
+
+
+def _store_results(game: Game, round_: Round, now: datetime) -> None:
+    distribution = Distribution.from_canonical(game.secret.distribution)
+    turns, questions = _turns(round_)
+    active = [p.id for p in game.active_players]
+    outcome = resolve(round_.number, turns, active, distribution, game.ruleset)
+    for player_id, q in questions.items():
+        q.answer = Question.from_codes(q.question).answer(distribution)
+    before = _previous_totals(game, round_)
+    totals = {p: before.get(p, 0) + r.points for p, r in outcome.results.items()}
+    ranks = competition_ranks(totals)
+    for p, r in outcome.results.items():
+        db.session.add(RoundResult(
+            round_id=round_.id, player_id=p, submitted=r.submitted,
+            tips=len(turns[p].tips) if p in turns else 0, correct=r.correct, wrong=r.wrong,
+            tip_score=r.tip_score, bonus=r.bonus, points=r.points, total=totals[p],
+            rank=ranks[p]))
+    round_.state, round_.resolved_at = "resolved", now
+    if outcome.game_over:
+        game.state, game.finished_at = "finished", now
+        return
+    schedule = Schedule.from_json(game.schedule)
+    db.session.add(Round(game=game, number=round_.number + 1, opened_at=now,
+                         deadline=schedule.deadline(round_.number + 1, not_before=now)))
+
+
+def resolve_due(now: datetime | None = None) -> list[Round]:
+    """Resolve every round that is due; safe to call from any number of processes."""
+    now = now or utcnow()
+    due = db.session.scalars(select(Round).join(Game).where(
+        Round.state == "open", Game.state == "running")).all()
+    resolved = []
+    for round_ in due:
+        if is_due(round_, now):
+            done = resolve_round(round_.game, now=now, number=round_.number)
+            if done is not None:
+                resolved.append(done)
+    return resolved

@@ -1,0 +1,175 @@
+"""Submitting turns: store verbatim, parse, check, apply to the standing turn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, select
+
+from ..extensions import db
+from ..models import CHANNELS, Game, Player, Round, StandingQuestion, StandingTip, TurnVersion
+from ..models import utcnow
+from ..orders import TurnChange, parse_turn
+from ..rules import GEM_BY_CODE, Gem, Question, Turn
+from ..schedule import format_deadline
+from .errors import Invalid, RoundClosed, TurnRefused, WrongState
+
+
+@dataclass(frozen=True)
+class Submission:
+    """An accepted turn: the version stored and the turn now standing."""
+
+    version: TurnVersion
+    round: Round
+    standing: Turn
+
+
+def standing_turn(round_: Round, player: Player) -> Turn:
+    """The question and tips a player has standing in a round."""
+    q = db.session.scalar(select(StandingQuestion).where(
+        StandingQuestion.round_id == round_.id, StandingQuestion.player_id == player.id))
+    tips = db.session.scalars(select(StandingTip).where(
+        StandingTip.round_id == round_.id, StandingTip.player_id == player.id))
+    return Turn(question=Question.from_codes(q.question) if q else None,
+                tips={GEM_BY_CODE[t.gem]: t.location for t in tips})
+
+
+def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | None = None,
+                now: datetime | None = None, round_number: int | None = None) -> Submission:
+    """Store ``text`` verbatim, then parse and apply it to the open round.
+
+    The version is committed before anything can go wrong, so nothing received
+    is ever lost; a refused turn keeps its errors beside it. Raises TurnRefused
+    (bad lines), RoundClosed (late, or for a round that is not open) or
+    WrongState (game not running, player withdrawn).
+    """
+    if channel not in CHANNELS:
+        raise Invalid(f"unknown channel {channel!r}")
+    now = now or utcnow()
+    game = player.game
+    version = TurnVersion(game_id=game.id, player_id=player.id, channel=channel, text=text,
+                          received_at=now, entered_by=entered_by or player.email)
+    db.session.add(version)
+    db.session.commit()
+    round_ = None
+    try:
+        round_ = _open_round_for(player, now, round_number)
+        version.round_id = round_.id
+        parsed = parse_turn(text)
+        if not parsed.ok:
+            raise TurnRefused(parsed.errors)
+        _lock(player)
+        _apply(round_, player, parsed.change, version)
+    except (TurnRefused, RoundClosed, WrongState) as exc:
+        db.session.rollback()
+        version.status, version.errors = "refused", exc.message
+        version.round_id = round_.id if round_ is not None else None
+        db.session.commit()
+        raise
+    version.status = "accepted"
+    db.session.commit()
+    return Submission(version, round_, standing_turn(round_, player))
+
+
+def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:
+    game = player.game
+    if not player.active:
+        raise WrongState(f"{player.name} has been withdrawn from {game.name!r}")
+    if game.state == "setup":
+        raise WrongState(f"{game.name!r} has not started yet; round 1 opens when it starts")
+    if game.state == "finished":
+        raise RoundClosed(f"{game.name!r} has ended; no more turns")
+    if game.state == "paused":
+        raise RoundClosed(f"{game.name!r} is paused by the game master; "
+                          "send your turn again when it resumes")
+    round_ = game.open_round
+    if round_ is None or round_.state != "open":
+        raise RoundClosed(f"no round of {game.name!r} is open right now")
+    tz = game.timezone
+    if round_number is not None and round_number != round_.number:
+        raise RoundClosed(
+            f"this turn is for round {round_number}, but round {round_.number} is open "
+            f"(deadline {format_deadline(round_.deadline, tz)}); send it for round "
+            f"{round_.number} if you mean it for that round")
+    if now >= round_.deadline:
+        raise RoundClosed(
+            f"the deadline of round {round_.number} passed at "
+            f"{format_deadline(round_.deadline, tz)}; the round is being resolved and "
+            f"round {round_.number + 1} will open with the report")
+    return round_
+
+
+def _lock(player: Player) -> None:
+    """Serialise one player's submissions (PostgreSQL row lock; SQLite locks the file)."""
+    db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
+
+
+def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersion) -> None:
+    tips: dict[Gem, str] = {}
+    if change.repeat:
+        previous = player.game.round(round_.number - 1)
+        if previous is not None:
+            tips.update(standing_turn(previous, player).tips)
+    tips.update(change.tips)
+    mine = (StandingTip.round_id == round_.id, StandingTip.player_id == player.id)
+    if change.drop_all:
+        db.session.execute(delete(StandingTip).where(*mine))
+    if change.dropped:
+        codes = [g.code for g in change.dropped]
+        db.session.execute(delete(StandingTip).where(*mine, StandingTip.gem.in_(codes)))
+    if tips:
+        existing = {t.gem: t for t in db.session.scalars(select(StandingTip).where(
+            *mine, StandingTip.gem.in_([g.code for g in tips])))}
+        for gem, location in tips.items():
+            row = existing.get(gem.code)
+            if row is None:
+                db.session.add(StandingTip(round_id=round_.id, player_id=player.id,
+                                           gem=gem.code, location=location,
+                                           version_id=version.id))
+            else:
+                row.location, row.version_id = location, version.id
+    if change.changes_question:
+        _set_question(round_, player, change.question, version)
+
+
+def _set_question(round_: Round, player: Player, question, version: TurnVersion) -> None:
+    row = db.session.scalar(select(StandingQuestion).where(
+        StandingQuestion.round_id == round_.id, StandingQuestion.player_id == player.id))
+    if question is None:
+        if row is not None:
+            db.session.delete(row)
+    elif row is None:
+        db.session.add(StandingQuestion(round_id=round_.id, player_id=player.id,
+                                        question=question.codes, version_id=version.id))
+    else:
+        row.question, row.version_id = question.codes, version.id
+
+
+@dataclass(frozen=True)
+class TurnStatus:
+    """One row of the GM's status board: no tip contents, only counts."""
+
+    player: Player
+    submitted: bool
+    last_at: datetime | None
+    channel: str | None
+    has_question: bool
+    tips: int
+
+
+def round_status(game: Game) -> list[TurnStatus]:
+    """Who has a turn standing in the open round, when and by which channel."""
+    round_ = game.open_round
+    if round_ is None:
+        return []
+    rows = []
+    for p in game.active_players:
+        last = db.session.scalar(select(TurnVersion).where(
+            TurnVersion.round_id == round_.id, TurnVersion.player_id == p.id,
+            TurnVersion.status == "accepted").order_by(TurnVersion.id.desc()).limit(1))
+        turn = standing_turn(round_, p)
+        rows.append(TurnStatus(p, not turn.is_empty, last.received_at if last else None,
+                               last.channel if last else None, turn.question is not None,
+                               len(turn.tips)))
+    return rows
