@@ -1,0 +1,272 @@
+"""A game's deadline schedule, pure: standard library only.
+
+Two forms. Weekly: round 1's deadline as a local wall-clock time in a named
+IANA zone, then every ``every_days`` days at the same local time, whatever
+daylight saving does in between. Explicit: a list of deadlines, continued every
+``every_days`` days (7 by default) at the last one's local time when the game
+outlasts the list.
+
+Local times that do not exist (spring forward) are moved forward by the length
+of the gap (02:30 becomes 03:30 in Berlin); local times that occur twice (fall
+back) mean the first occurrence. Both follow PEP 495 with ``fold=0``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, available_timezones
+
+LOCAL_FORMAT = "%Y-%m-%d %H:%M"  # a "T" between date and time is accepted too
+EXAMPLE_LOCAL = "2026-12-06 20:00"
+EXAMPLE_ZONES = "'Europe/Berlin' or 'America/New_York'"
+MAX_EVERY_DAYS = 28
+
+_WEEKDAYS = {
+    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
+    "de": ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"),
+}
+_MONTHS = {
+    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+    "de": ("Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez"),
+}
+# every day, every n days, at, first, then
+_WORDS = {
+    "en": ("every day", "every {n} days", "at", "first", "then"),
+    "de": ("täglich", "alle {n} Tage", "um", "erstmals", "danach"),
+}
+_ZONE_NAMES_DE = {"CET": "MEZ", "CEST": "MESZ"}
+_NOT_BOTH = "Give either a first deadline (weekly) or a list of deadlines, not both."
+_NAIVE_FIRST = "The first deadline is a local wall-clock time; give it without a timezone."
+_EVERY = re.compile(r"(\d+)\s*(d|days?|w|weeks?)?", re.IGNORECASE)
+
+
+class ScheduleError(ValueError):
+    """A schedule or schedule input that cannot be used; the message is for the game master."""
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Deadlines of a game: weekly form (``first``) or explicit form (``deadlines``)."""
+
+    timezone: str
+    first: datetime | None = None
+    every_days: int = 7
+    deadlines: tuple[datetime, ...] = ()
+
+    def __post_init__(self) -> None:
+        _zone(self.timezone)
+        every = self.every_days
+        if isinstance(every, bool) or not isinstance(every, int) or not 0 < every <= MAX_EVERY_DAYS:
+            raise ScheduleError(
+                f"The interval must be a whole number of days from 1 to {MAX_EVERY_DAYS}, "
+                f"not {every!r}."
+            )
+        if self.first is not None and self.deadlines:
+            raise ScheduleError(_NOT_BOTH)
+        if self.first is None and not self.deadlines:
+            raise ScheduleError(f"Give a first deadline such as '{EXAMPLE_LOCAL}' or a list.")
+        if self.first is not None and getattr(self.first, "tzinfo", True) is not None:
+            raise ScheduleError(_NAIVE_FIRST)
+        # Normalise so equal schedules compare equal and to_json is stable.
+        utc = tuple(_as_utc(d, number) for number, d in enumerate(self.deadlines, 1))
+        object.__setattr__(self, "deadlines", utc)
+        for number, (before, after) in enumerate(zip(utc, utc[1:], strict=False), 2):
+            if after <= before:
+                raise ScheduleError(
+                    f"Deadline {number} ({format_deadline(after, self.timezone)}) is not after "
+                    f"deadline {number - 1} ({format_deadline(before, self.timezone)})."
+                )
+
+    def deadline(self, round_number: int, not_before: datetime | None = None) -> datetime:
+        """Return round ``round_number``'s deadline (from 1) as an aware UTC datetime.
+
+        If ``not_before`` is given and that deadline is not after it, return the first
+        slot strictly after ``not_before`` instead: in the weekly form the next one of
+        the series; in the explicit form the next listed deadline, or when none is
+        left ``not_before`` plus ``every_days`` days, rounded up to the whole minute.
+        """
+        if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
+            raise ScheduleError(f"Rounds are numbered from 1, not {round_number!r}.")
+        if not_before is not None and not_before.tzinfo is None:
+            raise ScheduleError("not_before must be a timezone-aware datetime.")
+        scheduled = self._slot(round_number)
+        if not_before is None or scheduled > not_before:
+            return scheduled
+        if self.first is None:
+            later = [d for d in self.deadlines if d > not_before]
+            return later[0] if later else _ceil_minute(not_before + timedelta(days=self.every_days))
+        # Estimate the slot from local dates, then step; DST shifts are far below a day.
+        elapsed = to_local(not_before, self.timezone).replace(tzinfo=None) - self.first
+        number = max(round_number, elapsed // timedelta(days=self.every_days))
+        while (slot := self._slot(number)) <= not_before:
+            number += 1
+        return slot
+
+    def _slot(self, round_number: int) -> datetime:
+        """Round ``round_number``'s deadline by the schedule alone."""
+        if round_number <= len(self.deadlines):
+            return self.deadlines[round_number - 1]
+        if self.first is not None:
+            start, skip = self.first, round_number - 1
+        else:
+            start = to_local(self.deadlines[-1], self.timezone).replace(tzinfo=None)
+            skip = round_number - len(self.deadlines)
+        return _localize(start + timedelta(days=self.every_days * skip), self.timezone)
+
+    def to_json(self) -> dict:
+        """Return a JSON-able dict with a fixed set of keys; ``from_json`` reads it back."""
+        return {
+            "kind": "weekly" if self.first is not None else "explicit",
+            "timezone": self.timezone,
+            "first": self.first.isoformat() if self.first is not None else None,
+            "every_days": self.every_days,
+            "deadlines": [d.isoformat() for d in self.deadlines],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> Schedule:
+        """Build a schedule from ``to_json`` output."""
+        try:
+            first = data.get("first")
+            timezone, every_days = data["timezone"], data.get("every_days", 7)
+            first = datetime.fromisoformat(first) if first is not None else None
+            deadlines = tuple(datetime.fromisoformat(d) for d in data.get("deadlines", ()))
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise ScheduleError(f"The stored schedule is malformed: {error!r}.") from error
+        return cls(timezone, first, every_days, deadlines)
+
+    def describe(self, lang: str = "en") -> str:
+        """Say the schedule in a line, in English or German."""
+        _check_lang(lang)
+        daily, every_n, at, first, then = _WORDS[lang]
+        every = daily if self.every_days == 1 else every_n.format(n=self.every_days)
+        if self.first is not None:
+            return f"{every} {at} {self.first:%H:%M} {self.timezone}, {first} {self.first:%Y-%m-%d}"
+        listed = "; ".join(format_deadline(d, self.timezone, lang) for d in self.deadlines)
+        return f"{listed}; {then} {every} ({self.timezone})"
+
+
+def weekly(first_local: str | datetime, timezone: str, every_days: int = 7) -> Schedule:
+    """Schedule deadlines every ``every_days`` days from ``first_local`` ("2026-12-06 20:00")."""
+    first = first_local if isinstance(first_local, datetime) else _parse_local(first_local)
+    return Schedule(timezone=timezone, first=first, every_days=every_days)
+
+
+def explicit(deadlines: list[str | datetime], timezone: str, every_days: int = 7) -> Schedule:
+    """Schedule the listed deadlines; strings and naive datetimes are local times in ``timezone``.
+
+    Rounds after the last listed deadline follow every ``every_days`` days.
+    """
+    if not deadlines:
+        raise ScheduleError("The list of deadlines is empty; give at least one.")
+    moments = []
+    for number, item in enumerate(deadlines, 1):
+        local = item if isinstance(item, datetime) else _parse_local(item, f"Deadline {number}: ")
+        moments.append(local if local.tzinfo else _localize(local, timezone))
+    return Schedule(timezone=timezone, every_days=every_days, deadlines=tuple(moments))
+
+
+def parse_schedule_spec(
+    first: str | None, timezone: str, every: str | None, deadlines: str | None
+) -> Schedule:
+    """Build a schedule from command-line text.
+
+    ``every`` is days ("7", "7d", "14d") or weeks ("1w", "2 weeks"); ``deadlines`` is a
+    comma-separated list of local times. Give ``first`` or ``deadlines``, not both.
+    """
+    if not timezone or not timezone.strip():
+        raise ScheduleError(f"A timezone is needed, such as {EXAMPLE_ZONES}.")
+    if first and deadlines:
+        raise ScheduleError(_NOT_BOTH)
+    every_days = 7 if every is None or not every.strip() else _parse_every(every)
+    if first:
+        return weekly(first, timezone.strip(), every_days)
+    if deadlines:
+        entries = [part.strip() for part in deadlines.split(",") if part.strip()]
+        return explicit(entries, timezone.strip(), every_days)
+    raise ScheduleError(f"Give a first deadline such as '{EXAMPLE_LOCAL}' or a list of deadlines.")
+
+
+def to_local(moment: datetime, timezone: str) -> datetime:
+    """Return the aware ``moment`` as an aware datetime in ``timezone``."""
+    if moment.tzinfo is None:
+        raise ScheduleError("The moment must be a timezone-aware datetime.")
+    return moment.astimezone(_zone(timezone))
+
+
+def format_deadline(moment: datetime, timezone: str, lang: str = "en") -> str:
+    """Format like "Sun 6 Dec 2026, 20:00 CET" or "So 6. Dez 2026, 20:00 MEZ"."""
+    _check_lang(lang)
+    local = to_local(moment, timezone)
+    zone_name = local.tzname() or timezone
+    if lang == "de":
+        zone_name = _ZONE_NAMES_DE.get(zone_name, zone_name)
+    day = f"{local.day}." if lang == "de" else str(local.day)
+    weekday, month = _WEEKDAYS[lang][local.weekday()], _MONTHS[lang][local.month - 1]
+    return f"{weekday} {day} {month} {local.year}, {local:%H:%M} {zone_name}"
+
+
+def utcnow() -> datetime:
+    """Return the current time as an aware UTC datetime."""
+    return datetime.now(UTC)
+
+
+def _zone(name: str) -> ZoneInfo:
+    """The zone called ``name``, or a ScheduleError that names it and suggests one."""
+    if not isinstance(name, str):
+        raise ScheduleError(f"A timezone is a name such as {EXAMPLE_ZONES}, not {name!r}.")
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError, OSError):
+        close = difflib.get_close_matches(name, available_timezones(), n=1)
+        hint = f" Did you mean '{close[0]}'?" if close else ""
+        raise ScheduleError(
+            f"Unknown timezone '{name}'.{hint} Use an IANA name such as {EXAMPLE_ZONES}."
+        ) from None
+
+
+def _localize(local: datetime, timezone: str) -> datetime:
+    """The UTC instant of a naive local time; gaps move forward, overlaps take the first."""
+    return local.replace(tzinfo=_zone(timezone), fold=0).astimezone(UTC)
+
+
+def _as_utc(moment: datetime, number: int) -> datetime:
+    if not isinstance(moment, datetime) or moment.tzinfo is None:
+        raise ScheduleError(
+            f"Deadline {number} ({moment}) is not a timezone-aware datetime; "
+            "use explicit() to give local times."
+        )
+    return moment.astimezone(UTC)
+
+
+def _parse_local(text: str, where: str = "") -> datetime:
+    try:
+        return datetime.strptime(str(text).strip().replace("T", " ", 1), LOCAL_FORMAT)
+    except ValueError:
+        raise ScheduleError(
+            f"{where}'{text}' is not a date and time; "
+            f"expected YYYY-MM-DD HH:MM, e.g. '{EXAMPLE_LOCAL}'."
+        ) from None
+
+
+def _parse_every(text: str) -> int:
+    match = _EVERY.fullmatch(text.strip())
+    if match is None:
+        raise ScheduleError(
+            f"'{text}' is not an interval; write days like '7d' or '7', or weeks like '1w'."
+        )
+    unit = (match.group(2) or "d").lower()
+    return int(match.group(1)) * (7 if unit.startswith("w") else 1)
+
+
+def _ceil_minute(moment: datetime) -> datetime:
+    whole = moment.replace(second=0, microsecond=0)
+    return whole if whole == moment else whole + timedelta(minutes=1)
+
+
+def _check_lang(lang: str) -> None:
+    if lang not in _WEEKDAYS:
+        raise ScheduleError(f"Unsupported language '{lang}'; use 'en' or 'de'.")
