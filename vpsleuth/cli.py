@@ -43,7 +43,7 @@ def gm_command(group: click.Group, name: str | None = None):
                 for err in exc.errors:
                     click.echo(f"  {err}", err=True)
                 raise click.ClickException("turn refused; nothing of it was applied") from None
-            except (ServiceError,) as exc:
+            except ServiceError as exc:
                 raise click.ClickException(exc.message) from None
             except (ScheduleError, RulesetError) as exc:
                 raise click.ClickException(str(exc)) from None
@@ -155,7 +155,7 @@ def resolve_now(game):
     g = games.find_game(game)
     done = resolution.resolve_round(g, actor="cli")
     if done is None:
-        raise click.ClickException("no open round to resolve (already resolved?)")
+        raise click.ClickException(f"{g.name!r} has no open round to resolve (state: {g.state})")
     click.echo(reports.render_text(reports.build_report(g, done.number, g.language),
                                    g.timezone, g.language))
 
@@ -246,7 +246,8 @@ def turn_cli() -> None:
 @gm_command(turn_cli, "submit")
 @click.argument("game")
 @click.argument("player")
-@click.argument("source", type=click.File("r", encoding="utf-8"), default="-")
+@click.argument("source", type=click.File("r", encoding="utf-8", errors="replace"),
+                default="-")
 @click.option("--round", "number", type=int, help="Refuse unless this round is open.")
 def submit(game, player, source, number):
     """Submit a turn in the turn language from a file or standard input."""

@@ -49,7 +49,8 @@ def demo(players, rounds, seed, all_reports):
         rng = random.Random(seed)
         now = utcnow()
         tz = current_app.config["DEFAULT_TIMEZONE"]
-        first = to_local(now + timedelta(days=7), tz).replace(hour=20, minute=0, tzinfo=None)
+        first = to_local(now + timedelta(days=7), tz).replace(hour=20, minute=0, second=0,
+                                                           microsecond=0, tzinfo=None)
         name = f"Demo {now:%Y-%m-%d %H:%M:%S}.{now.microsecond // 1000:03d}"
         game = games.create_game(name, weekly(first, tz), actor="demo")
         for who, lang in DEMO_PLAYERS[:players]:

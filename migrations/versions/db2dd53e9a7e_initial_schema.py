@@ -118,7 +118,7 @@ def upgrade():
     sa.Column('player_id', sa.Integer(), nullable=False),
     sa.Column('round_id', sa.Integer(), nullable=True),
     sa.Column('channel', sa.String(length=8), nullable=False),
-    sa.Column('text', sa.Text(), nullable=False),
+    sa.Column('text', sa.LargeBinary(), nullable=False),
     sa.Column('received_at', sa.DateTime(), nullable=False),
     sa.Column('entered_by', sa.String(length=120), nullable=False),
     sa.Column('status', sa.String(length=10), nullable=False),

@@ -2,7 +2,8 @@
 
 from .game import AuditEntry, Game, GameSecret, Player, Round
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
-from .types import UTCDateTime, utcnow
+from .types import UTCDateTime, VerbatimText, utcnow
 
 __all__ = ["CHANNELS", "AuditEntry", "Game", "GameSecret", "Player", "Round", "RoundResult",
-           "StandingQuestion", "StandingTip", "TurnVersion", "UTCDateTime", "utcnow"]
+           "StandingQuestion", "StandingTip", "TurnVersion", "UTCDateTime", "VerbatimText",
+           "utcnow"]

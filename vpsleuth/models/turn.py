@@ -8,7 +8,7 @@ from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
-from .types import UTCDateTime, utcnow
+from .types import UTCDateTime, VerbatimText, utcnow
 
 CHANNELS = ("cli", "web", "email", "gm", "api")
 
@@ -26,7 +26,7 @@ class TurnVersion(db.Model):
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
     round_id: Mapped[int | None] = mapped_column(ForeignKey("round.id"), index=True)
     channel: Mapped[str] = mapped_column(String(8))
-    text: Mapped[str] = mapped_column(Text)
+    text: Mapped[str] = mapped_column(VerbatimText)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     entered_by: Mapped[str] = mapped_column(String(120))
     status: Mapped[str] = mapped_column(String(10), default="received")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import DateTime
+from sqlalchemy import DateTime, LargeBinary
 from sqlalchemy.types import TypeDecorator
 
 
@@ -31,3 +31,20 @@ class UTCDateTime(TypeDecorator):
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+class VerbatimText(TypeDecorator):
+    """Text kept exactly as received, NUL bytes and lone surrogates included.
+
+    PostgreSQL text cannot hold NUL, so the text is stored as UTF-8 bytes
+    (surrogatepass) and decoded back to the identical string.
+    """
+
+    impl = LargeBinary
+    cache_ok = True
+
+    def process_bind_param(self, value: str | None, dialect) -> bytes | None:
+        return None if value is None else value.encode("utf-8", "surrogatepass")
+
+    def process_result_value(self, value: bytes | None, dialect) -> str | None:
+        return None if value is None else bytes(value).decode("utf-8", "surrogatepass")

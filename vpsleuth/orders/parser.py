@@ -30,6 +30,7 @@ from ..rules import (
     parse_gem,
     parse_question,
 )
+from ..rules.gems import shown
 
 _KEYWORDS = {
     "question": "question", "q": "question", "frage": "question",
@@ -42,6 +43,8 @@ _NONE_WORDS = {"none", "no", "keine", "kein", "nichts", "-"}
 _ALL_WORDS = {"all", "alle", "alles"}
 _NOBODY_WORDS = {"x", "nobody", "niemand", "none"}
 _LEAD = re.compile(r"^\s*([A-Za-zÄÖÜäöü]+)\s*:?\s*(.*)$")
+# A comma or semicolon followed by a new location starts another tip ("A RD1, X YO3").
+_TIP_SPLIT = re.compile(r"[,;]\s*(?=(?:[A-GX]|nobody|niemand|none)\s)", re.IGNORECASE)
 _CODES_ONLY = re.compile(r"^(?:[RBGYDPO123rbgydpo]{3}\s*)+$")
 
 HINTS = {
@@ -120,6 +123,7 @@ class _Parser:
         self.change = TurnChange()
         self.errors: list[LineError] = []
         self.tip_lines: dict[Gem, int] = {}
+        self.texts: dict[int, str] = {}
         self.question_line: int | None = None
 
     def error(self, no: int, text: str, message: str, kind: str) -> None:
@@ -127,13 +131,14 @@ class _Parser:
 
     def line(self, no: int, text: str) -> bool:
         """Handle one line; False once END is read."""
+        self.texts[no] = text
         body = text.split("#", 1)[0].strip()
         if not body or body.startswith("//"):
             return True
         m = _LEAD.match(body)
         keyword = _KEYWORDS.get(m.group(1).lower()) if m else None
         if keyword is None:
-            self.error(no, text, f"'{body.split()[0]}' is not a command", "unknown")
+            self.error(no, text, f"'{shown(body.split()[0])}' is not a command", "unknown")
             return True
         rest = m.group(2).strip()
         if keyword == "end":
@@ -160,11 +165,14 @@ class _Parser:
 
     def tip(self, no: int, text: str, rest: str) -> None:
         head, _, gems = rest.partition(" ")
-        for item in re.split(r"[,;]\s*(?=[A-Ga-gXx]\s)", f"{head} {gems}".strip()):
+        for item in _TIP_SPLIT.split(f"{head} {gems}".strip()):
             place_word, _, gem_text = item.strip().partition(" ")
             location = parse_location(place_word)
+            if not place_word:
+                self.error(no, text, "no location and gem after TIP", "tip")
+                continue
             if location is None:
-                self.error(no, text, f"'{place_word or rest}' is not a location; "
+                self.error(no, text, f"'{place_word}' is not a location; "
                            "tips go to A-G or X (nobody)", "tip")
                 continue
             if not gem_text.strip():
@@ -208,5 +216,5 @@ def parse_turn(text: str) -> ParsedTurn:
     clash = parser.change.dropped & set(parser.change.tips)
     for gem in sorted(clash, key=lambda g: g.sort_key):
         no = parser.tip_lines[gem]
-        parser.error(no, "", f"{gem.code} is both tipped and withdrawn", "drop")
+        parser.error(no, parser.texts[no], f"{gem.code} is both tipped and withdrawn", "drop")
     return ParsedTurn(parser.change, parser.errors)

@@ -106,4 +106,6 @@ def verify_commitment(distribution_text: str, salt: str, published: str) -> bool
         dist = Distribution.from_canonical(distribution_text)
     except DistributionError:
         return False
-    return hmac.compare_digest(commitment(dist, salt), published.strip().lower())
+    # Bytes: compare_digest refuses str with non-ASCII characters (TypeError).
+    return hmac.compare_digest(commitment(dist, salt).encode(),
+                               published.strip().lower().encode())

@@ -132,8 +132,16 @@ class GemError(ValueError):
     """Text that does not name a gem or attributes; the message says why."""
 
 
+def shown(text: str, limit: int = 40) -> str:
+    """Text safe to quote back in an error: control characters escaped, long text cut."""
+    safe = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256
+                   else f"\\u{ord(c):04x}" for c in text)
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
 def _fold(word: str) -> str:
-    word = word.lower().replace("ß", "ss")
+    # NFC first: mail clients may send "ü" decomposed as "u" + combining diaeresis.
+    word = unicodedata.normalize("NFC", word).lower().replace("ß", "ss")
     for umlaut, plain in (("ä", "ae"), ("ö", "oe"), ("ü", "ue")):
         word = word.replace(umlaut, plain)
     return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode()
@@ -181,7 +189,7 @@ def parse_attributes(text: str) -> list[Attribute]:
         elif _CODE_TOKEN.match(token) and len(set(token)) == len(token):
             attrs.extend(_BY_CODE[c.upper()] for c in token)
         else:
-            raise GemError(f"'{raw}' is not a colour, kind or size")
+            raise GemError(f"'{shown(raw)}' is not a colour, kind or size")
     return attrs
 
 
@@ -206,5 +214,5 @@ def parse_gem(text: str) -> Gem:
     found = {a.category: a for a in attrs}
     missing = [c.word() for c in Category if c not in found]
     if missing:
-        raise GemError(f"'{text.strip()}' names no {' and no '.join(missing)}")
+        raise GemError(f"'{shown(text.strip())}' names no {' and no '.join(missing)}")
     return Gem(found[Category.COLOUR], found[Category.KIND], found[Category.SIZE])

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .deal import NOBODY, PLACEHOLDERS, Distribution
-from .gems import Attribute, Category, GemError, attribute, check_categories, parse_attributes
+from .gems import (
+    Attribute,
+    Category,
+    GemError,
+    attribute,
+    check_categories,
+    parse_attributes,
+    shown,
+)
 
 
 class QuestionError(ValueError):
@@ -21,7 +29,7 @@ class Question:
 
     @property
     def codes(self) -> str:
-        """Compact storage form: ``E:BO`` (colour, kind, size order)."""
+        """Compact storage form: ``E:BO``, ``A:3D`` (colour, size, kind order)."""
         return f"{self.placeholder}:" + "".join(a.code for a in self.attributes)
 
     @classmethod
@@ -56,7 +64,7 @@ def make_question(placeholder: str, attributes: list[Attribute]) -> Question:
     if place == NOBODY:
         raise QuestionError("questions about the 36th gem (X) are not allowed; ask A-G")
     if place not in PLACEHOLDERS:
-        raise QuestionError(f"'{placeholder}' is not a placeholder; ask one of A-G")
+        raise QuestionError(f"'{shown(placeholder)}' is not a placeholder; ask one of A-G")
     unique = sorted(set(attributes), key=lambda a: (_ORDER[a.category], a.order))
     if not unique:
         raise QuestionError("a question names one attribute or two of different categories")
@@ -74,7 +82,7 @@ def parse_question(text: str) -> Question:
     head, _, rest = text.strip().partition(" ")
     place = head.strip(":,")
     if len(place) != 1:
-        raise QuestionError(f"'{head}' is not a placeholder; start with one of A-G")
+        raise QuestionError(f"'{shown(head)}' is not a placeholder; start with one of A-G")
     try:
         attrs = parse_attributes(rest)
     except GemError as exc:

@@ -82,7 +82,7 @@ def _store_results(game: Game, round_: Round, now: datetime) -> None:
     turns, questions = _turns(round_)
     active = [p.id for p in game.active_players]
     outcome = resolve(round_.number, turns, active, distribution, game.ruleset)
-    for player_id, q in questions.items():
+    for q in questions.values():
         q.answer = Question.from_codes(q.question).answer(distribution)
     before = _previous_totals(game, round_)
     totals = {p: before.get(p, 0) + r.points for p, r in outcome.results.items()}

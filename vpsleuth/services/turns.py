@@ -8,8 +8,16 @@ from datetime import datetime
 from sqlalchemy import delete, select
 
 from ..extensions import db
-from ..models import CHANNELS, Game, Player, Round, StandingQuestion, StandingTip, TurnVersion
-from ..models import utcnow
+from ..models import (
+    CHANNELS,
+    Game,
+    Player,
+    Round,
+    StandingQuestion,
+    StandingTip,
+    TurnVersion,
+    utcnow,
+)
 from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
 from ..schedule import format_deadline

@@ -1,0 +1,104 @@
+"""Shared fixtures: an app on every database under test, with the real migrations.
+
+Databases: VPSLEUTH_TEST_DATABASES (default "sqlite,postgresql"). PostgreSQL is
+reached through VPSLEUTH_TEST_POSTGRES_URL (default: the local server with trust
+auth); each test run creates a database of its own and drops it at the end.
+A PostgreSQL that cannot be reached fails the run: it is never skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from vpsleuth import create_app
+from vpsleuth.extensions import db
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+DATABASES = [d.strip() for d in
+             os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",")
+             if d.strip()]
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A fresh PostgreSQL database for this test run, dropped afterwards."""
+    admin = make_url(POSTGRES_ADMIN_URL)
+    name = f"vpsleuth_test_{uuid.uuid4().hex[:10]}"
+    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    except Exception as exc:  # pragma: no cover - depends on the machine
+        pytest.fail(f"PostgreSQL at {admin.render_as_string(hide_password=True)} is not "
+                    f"reachable ({exc.__class__.__name__}); start it or set "
+                    "VPSLEUTH_TEST_DATABASES=sqlite", pytrace=False)
+    yield admin.set(database=name).render_as_string(hide_password=False)
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def migrated(request):
+    """Per database kind: a URL whose schema the real migrations have built."""
+    done: dict[str, str] = {}
+
+    def get(kind: str, tmp_path_factory) -> str:
+        if kind not in done:
+            if kind == "sqlite":
+                path = tmp_path_factory.mktemp("db") / "vpsleuth.db"
+                url = f"sqlite:///{path}"
+            else:
+                url = request.getfixturevalue("postgres_url")
+            app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+            with app.app_context():
+                from flask_migrate import upgrade
+
+                upgrade()
+                db.engine.dispose()
+            done[kind] = url
+        return done[kind]
+
+    return get
+
+
+@pytest.fixture(params=DATABASES)
+def app(request, migrated, tmp_path_factory, tmp_path):
+    """The app on one database, emptied before each test."""
+    url = migrated(request.param, tmp_path_factory)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "DATABASE_KIND": request.param})
+    app.instance_path = str(tmp_path / "instance")
+    with app.app_context():
+        _empty(request.param)
+        yield app
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _empty(kind: str) -> None:
+    tables = [t.name for t in reversed(db.metadata.sorted_tables)]
+    with db.engine.begin() as conn:
+        if kind == "postgresql":
+            conn.execute(text("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
+                              + " RESTART IDENTITY CASCADE"))
+        else:
+            for t in tables:
+                conn.execute(text(f'DELETE FROM "{t}"'))
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+@pytest.fixture
+def now():
+    return NOW
