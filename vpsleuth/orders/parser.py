@@ -172,7 +172,7 @@ class _Parser:
                 self.error(no, text, "no location and gem after TIP", "tip")
                 continue
             if location is None:
-                self.error(no, text, f"'{place_word}' is not a location; "
+                self.error(no, text, f"'{shown(place_word)}' is not a location; "
                            "tips go to A-G or X (nobody)", "tip")
                 continue
             if not gem_text.strip():
