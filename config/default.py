@@ -17,3 +17,19 @@ BASE_URL = "http://localhost:5000"
 # Used by `vpsleuth demo` and new games when the GM gives none.
 DEFAULT_TIMEZONE = "Europe/Berlin"
 DEFAULT_LANGUAGE = "en"
+
+# Mail. With no MAIL_SERVER the service sends nothing: mails wait in the
+# outbox, where the GM reads them (`vpsleuth mail outbox`, the GM pages).
+MAIL_SERVER = None
+MAIL_PORT = 25
+MAIL_USE_TLS = False
+MAIL_USE_SSL = False
+MAIL_USERNAME = None
+MAIL_PASSWORD = None  # set VPSLEUTH_MAIL_PASSWORD; never commit it
+# Replies come back to this address with a per-player key: vpsleuth+KEY@host.
+REPLY_ADDRESS = "vpsleuth@localhost"
+OUTBOX_MAX_ATTEMPTS = 40  # with back-off up to 6 h apart: about a week of retries
+
+# Sign-in links
+SIGN_IN_MINUTES = 60
+SIGN_IN_PER_HOUR = 5

@@ -225,8 +225,9 @@ def add_player(game, name, email, language):
 def withdraw_player(game, player):
     """Withdraw a player (no longer active)."""
     g = games.find_game(game)
-    games.withdraw_player(games.find_player(g, player), actor="cli")
-    click.echo(f"Withdrew {player} from {g.name!r}")
+    p = games.find_player(g, player)
+    games.withdraw_player(p, actor="cli")
+    click.echo(f"Withdrew {p.name} from {g.name!r}")
 
 
 @gm_command(player_cli, "list")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import timedelta
 
 import click
@@ -45,30 +46,32 @@ def demo(players, rounds, seed, all_reports):
     from .cli import ensure_schema
 
     ensure_schema()
-    if True:
-        rng = random.Random(seed)
-        now = utcnow()
-        tz = current_app.config["DEFAULT_TIMEZONE"]
-        first = to_local(now + timedelta(days=7), tz).replace(hour=20, minute=0, second=0,
-                                                           microsecond=0, tzinfo=None)
-        name = f"Demo {now:%Y-%m-%d %H:%M:%S}.{now.microsecond // 1000:03d}"
-        game = games.create_game(name, weekly(first, tz), actor="demo")
-        for who, lang in DEMO_PLAYERS[:players]:
-            games.add_player(game, who, f"{who.lower()}@example.org", language=lang,
-                             actor="demo")
-        games.start_game(game, seed=rng.randrange(2**32) if seed is not None else None,
-                         actor="demo")
-        distribution = Distribution.from_canonical(game.secret.distribution)
-        for number in range(1, rounds + 1):
-            for i, player in enumerate(game.active_players):
-                skill = min(0.97, 0.25 + 0.08 * number + 0.03 * i)
-                text = random_turn(rng, distribution, skill, player.language)
-                turns.submit_turn(player, text, channel="cli", entered_by="demo")
-            resolution.resolve_round(game, actor="demo")
-            if all_reports or number == rounds or game.state == "finished":
-                rep = reports.build_report(game, number)
-                click.echo(reports.render_text(rep, game.timezone))
-            if game.state == "finished":
-                break
-        click.echo(f"Demo game {game.id} {game.name!r} is in the database; try "
-                   f"'vpsleuth game report {game.id} --round 1'.")
+    rng = random.Random(seed)
+    game = _sample_game(players, None if seed is None else rng.randrange(2**32))
+    distribution = Distribution.from_canonical(game.secret.distribution)
+    for number in range(1, rounds + 1):
+        for i, player in enumerate(game.active_players):
+            skill = min(0.97, 0.25 + 0.08 * number + 0.03 * i)
+            text = random_turn(rng, distribution, skill, player.language)
+            turns.submit_turn(player, text, channel="cli", entered_by="demo")
+        resolution.resolve_round(game, actor="demo")
+        if all_reports or number == rounds or game.state == "finished":
+            click.echo(reports.render_text(reports.build_report(game, number), game.timezone))
+        if game.state == "finished":
+            break
+    click.echo(f"Demo game {game.id} {game.name!r} is in the database; try "
+               f"'vpsleuth game report {game.id} --round 1'.")
+
+
+def _sample_game(players: int, deal_seed: int | None):
+    now = utcnow()
+    tz = current_app.config["DEFAULT_TIMEZONE"]
+    first = to_local(now + timedelta(days=7), tz).replace(hour=20, minute=0, second=0,
+                                                       microsecond=0, tzinfo=None)
+    game = games.create_game(f"Demo {now:%Y-%m-%d %H:%M:%S} {uuid.uuid4().hex[:4]}",
+                             weekly(first, tz), actor="demo")
+    for who, lang in DEMO_PLAYERS[:players]:
+        games.add_player(game, who, f"{who.lower()}@example.org", language=lang, actor="demo",
+                         invite=False)
+    games.start_game(game, seed=deal_seed, actor="demo")
+    return game

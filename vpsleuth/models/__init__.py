@@ -1,9 +1,14 @@
 """The database models (typed SQLAlchemy 2.x)."""
 
+from .account import ApiToken, GameMaster, LoginToken
 from .game import AuditEntry, Game, GameSecret, Player, Round
+from .mail import InboundMessage, OutboxMessage, ReminderSent, SchedulerState
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
 from .types import UTCDateTime, VerbatimText, utcnow
 
-__all__ = ["CHANNELS", "AuditEntry", "Game", "GameSecret", "Player", "Round", "RoundResult",
-           "StandingQuestion", "StandingTip", "TurnVersion", "UTCDateTime", "VerbatimText",
-           "utcnow"]
+__all__ = [
+    "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "InboundMessage",
+    "LoginToken", "OutboxMessage", "Player", "ReminderSent", "Round", "RoundResult",
+    "SchedulerState", "StandingQuestion", "StandingTip", "TurnVersion", "UTCDateTime",
+    "VerbatimText", "utcnow",
+]

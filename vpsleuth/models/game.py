@@ -34,6 +34,8 @@ class Game(db.Model):
     points_right: Mapped[int] = mapped_column(Integer, default=1)
     points_wrong: Mapped[int] = mapped_column(Integer, default=-2)
     early_resolution: Mapped[bool] = mapped_column(default=False)
+    reminder_hours: Mapped[str] = mapped_column(String(40), default="24,4")
+    game_master_id: Mapped[int | None] = mapped_column(ForeignKey("game_master.id"), index=True)
     # published at the start; the distribution itself lives in GameSecret
     commitment: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -62,6 +64,12 @@ class Game(db.Model):
         self.bonuses = ",".join(str(b) for b in rules.bonuses)
         self.points_right, self.points_wrong = rules.points_right, rules.points_wrong
         self.early_resolution = rules.early_resolution
+
+    @property
+    def reminders(self) -> list[int]:
+        """Hours before the deadline at which players with no turn are reminded."""
+        return sorted({int(h) for h in self.reminder_hours.split(",") if h.strip()},
+                      reverse=True)
 
     @property
     def schedule(self) -> dict:
@@ -104,7 +112,12 @@ class Player(db.Model):
     name: Mapped[str] = mapped_column(String(80))
     email: Mapped[str] = mapped_column(String(254))
     language: Mapped[str] = mapped_column(String(2), default="en")
+    timezone: Mapped[str | None] = mapped_column(String(64))  # None: the game's
     active: Mapped[bool] = mapped_column(default=True)
+    # which mails the player wants; reports are always sent
+    wants_round_mail: Mapped[bool] = mapped_column(default=True)
+    wants_reminders: Mapped[bool] = mapped_column(default=True)
+    wants_confirmations: Mapped[bool] = mapped_column(default=True)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

@@ -9,9 +9,11 @@ from datetime import datetime
 from sqlalchemy import select
 
 from ..extensions import db
+from ..mail import notify
 from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
 from ..rules import Ruleset, commitment, deal, new_salt
 from ..schedule import Schedule
+from . import auth
 from .errors import Invalid, NotFound, WrongState
 
 _EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
@@ -66,8 +68,11 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
 
 
 def add_player(game: Game, name: str, email: str, *, language: str | None = None,
-               actor: str = "gm") -> Player:
-    """Add a player; allowed until the game ends (a late joiner starts at 0)."""
+               actor: str = "gm", invite: bool = True, now: datetime | None = None) -> Player:
+    """Add a player; allowed until the game ends (a late joiner starts at 0).
+
+    With ``invite`` an invitation mail with a sign-in link goes to the outbox.
+    """
     if game.state == "finished":
         raise WrongState(f"game {game.name!r} has ended; no new players")
     name, email = name.strip(), email.strip()
@@ -87,8 +92,17 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     db.session.add(player)
     db.session.flush()
     audit(game, actor, "add_player", player=name, email=email)
+    if invite:
+        notify.invitation(player, auth.issue_token(email, now), gm_name=_gm_name(game))
     db.session.commit()
     return player
+
+
+def _gm_name(game: Game) -> str | None:
+    from ..models import GameMaster
+
+    gm = db.session.get(GameMaster, game.game_master_id) if game.game_master_id else None
+    return gm.name if gm else None
 
 
 def withdraw_player(player: Player, *, actor: str = "gm", now: datetime | None = None) -> None:
@@ -120,5 +134,7 @@ def start_game(game: Game, *, now: datetime | None = None, seed: int | None = No
     first = Round(game=game, number=1, deadline=deadline, opened_at=now)
     db.session.add(first)
     audit(game, actor, "start_game", commitment=game.commitment, deadline=deadline)
+    db.session.flush()
+    notify.round_opened(game, first)
     db.session.commit()
     return first

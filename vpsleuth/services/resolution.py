@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 
 from ..extensions import db
+from ..mail import notify
 from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..schedule import Schedule
@@ -32,7 +33,10 @@ def is_due(round_: Round, now: datetime) -> bool:
 
 def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "system",
                   number: int | None = None) -> Round | None:
-    """Resolve the open round now; None if it was resolved already (a no-op).
+    """Resolve the open round (or round ``number``); None if already resolved (a no-op).
+
+    Entrances that may repeat (a double-clicked button, a retried job) pass
+    ``number``, so a repeat is a no-op rather than resolving the next round.
 
     The round is claimed with a conditional UPDATE (open -> resolving) in the
     same transaction that stores the results, opens the next round or ends the
@@ -51,8 +55,12 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
         db.session.rollback()
         return None
     db.session.refresh(round_)
-    _store_results(game, round_, now)
+    following = _store_results(game, round_, now)
     audit(game, actor, "resolve_round", round=round_.number)
+    db.session.flush()
+    notify.round_report(game, round_)
+    if following is not None:
+        notify.round_opened(game, following)
     db.session.commit()
     return round_
 
@@ -77,7 +85,8 @@ def _previous_totals(game: Game, round_: Round) -> dict[int, int]:
                                    .where(RoundResult.round_id == previous.id)).all())
 
 
-def _store_results(game: Game, round_: Round, now: datetime) -> None:
+def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
+    """Store results; end the game or open the next round (returned)."""
     distribution = Distribution.from_canonical(game.secret.distribution)
     turns, questions = _turns(round_)
     active = [p.id for p in game.active_players]
@@ -96,10 +105,12 @@ def _store_results(game: Game, round_: Round, now: datetime) -> None:
     round_.state, round_.resolved_at = "resolved", now
     if outcome.game_over:
         game.state, game.finished_at = "finished", now
-        return
+        return None
     schedule = Schedule.from_json(game.schedule)
-    db.session.add(Round(game=game, number=round_.number + 1, opened_at=now,
-                         deadline=schedule.deadline(round_.number + 1, not_before=now)))
+    following = Round(game=game, number=round_.number + 1, opened_at=now,
+                      deadline=schedule.deadline(round_.number + 1, not_before=now))
+    db.session.add(following)
+    return following
 
 
 def resolve_due(now: datetime | None = None) -> list[Round]:

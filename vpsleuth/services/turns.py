@@ -8,6 +8,7 @@ from datetime import datetime
 from sqlalchemy import delete, select
 
 from ..extensions import db
+from ..mail import notify
 from ..models import (
     CHANNELS,
     Game,
@@ -76,8 +77,10 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         db.session.commit()
         raise
     version.status = "accepted"
+    standing = standing_turn(round_, player)
+    notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
     db.session.commit()
-    return Submission(version, round_, standing_turn(round_, player))
+    return Submission(version, round_, standing)
 
 
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:

@@ -1,0 +1,1 @@
+"""Mail: the outbox and notifications (outbound), the ingest pipeline (inbound)."""

@@ -1,0 +1,51 @@
+"""Reply keys: a per-player, per-game signature in the Reply-To address.
+
+A player replies to ``vpsleuth+12.k3j5...@host``; the key proves which player
+of which game is writing. The From address alone is never trusted.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+
+from flask import current_app
+
+from ..extensions import db
+from ..models import Player
+
+_KEY = re.compile(r"\+(\d{1,12})\.([a-z2-7]{16})@", re.IGNORECASE)
+
+
+def _signature(player_id: int, game_id: int) -> str:
+    secret = current_app.config["SECRET_KEY"].encode()
+    digest = hmac.new(secret, f"reply:{game_id}:{player_id}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:16]
+
+
+def reply_key(player: Player) -> str:
+    return f"{player.id}.{_signature(player.id, player.game_id)}"
+
+
+def reply_address(player: Player) -> str:
+    """The Reply-To address for mails to this player: ``local+KEY@domain``."""
+    local, _, domain = current_app.config["REPLY_ADDRESS"].partition("@")
+    return f"{local}+{reply_key(player)}@{domain}"
+
+
+def player_for_addresses(addresses: list[str]) -> Player | None:
+    """The player whose valid reply key appears in any of these addresses."""
+    for address in addresses:
+        for m in _KEY.finditer(address + "@" if "@" not in address else address):
+            player = db.session.get(Player, int(m.group(1)))
+            if player and hmac.compare_digest(m.group(2).lower(),
+                                              _signature(player.id, player.game_id)):
+                return player
+    return None
+
+
+def has_reply_key_shape(addresses: list[str]) -> bool:
+    """True if an address looks like it carries a key (valid or forged)."""
+    return any(_KEY.search(a) for a in addresses)

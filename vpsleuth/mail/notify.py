@@ -1,0 +1,103 @@
+"""Which mails each game event writes to the outbox (in the event's transaction).
+
+Every function only queues; the service that calls it commits.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from ..models import Game, Player, Round
+from ..orders import LineError, format_turn
+from ..rules import Turn
+from ..schedule import format_deadline
+from . import outbox
+
+
+def sign_in_url(token: str) -> str:
+    return f"{current_app.config['BASE_URL'].rstrip('/')}/signin/{token}"
+
+
+def _deadline(player: Player, round_: Round) -> str:
+    return format_deadline(round_.deadline, player.timezone or player.game.timezone,
+                           player.language)
+
+
+def turn_template(player: Player, round_: Round, standing: Turn | None = None) -> str:
+    """A ready turn to fill in: the standing turn, or commented examples."""
+    from ..services.turns import standing_turn
+
+    standing = standing or standing_turn(round_, player)
+    if not standing.is_empty:
+        return format_turn(standing.question, standing.tips, player.language)
+    if player.language == "de":
+        return ("FRAGE E blau Opal\nTIPP A RD1\n# WIEDERHOLE  (die Tipps der letzten Runde)\n")
+    return "QUESTION E blue opal\nTIP A RD1\n# REPEAT  (last round's tips again)\n"
+
+
+def sign_in(email: str, token: str, lang: str = "en") -> None:
+    outbox.queue("sign_in", email, "sign_in", lang, auto=True, link=sign_in_url(token))
+
+
+def invitation(player: Player, token: str, gm_name: str | None = None) -> None:
+    outbox.queue("invitation", player.email, "invitation", player.language, game=player.game,
+                 player=player, link=sign_in_url(token), gm_name=gm_name)
+
+
+def round_opened(game: Game, round_: Round) -> None:
+    for player in game.active_players:
+        if player.wants_round_mail:
+            outbox.queue("round_opened", player.email, "round_opened", player.language,
+                         game=game, player=player, round=round_,
+                         deadline=_deadline(player, round_),
+                         turn_template=turn_template(player, round_, Turn()))
+
+
+def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
+                   entered_by: str) -> None:
+    """Echo the whole standing turn; always when someone else entered it."""
+    by_other = channel == "gm" or entered_by.lower() != player.email.lower()
+    if not (player.wants_confirmations or by_other):
+        return
+    outbox.queue("confirmation", player.email, "confirmation", player.language,
+                 game=player.game, player=player, round=round_, channel=channel,
+                 by_gm=channel == "gm", deadline=_deadline(player, round_),
+                 turn=format_turn(standing.question, standing.tips, player.language))
+
+
+def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
+                 round_: Round | None = None) -> None:
+    outbox.queue("refused", player.email, "refused", player.language, game=player.game,
+                 player=player, errors=errors or [], reason=reason, round=round_,
+                 deadline=_deadline(player, round_) if round_ else None)
+
+
+def reminder(player: Player, round_: Round, hours: int) -> None:
+    outbox.queue("reminder", player.email, "reminder", player.language, game=player.game,
+                 player=player, round=round_, hours=hours, deadline=_deadline(player, round_),
+                 turn_template=turn_template(player, round_))
+
+
+def round_report(game: Game, round_: Round) -> None:
+    """The report to every player (reports cannot be turned off)."""
+    from ..services import reports
+
+    for player in game.players:
+        if not player.active and player.withdrawn_at and player.withdrawn_at < round_.opened_at:
+            continue
+        rep = reports.build_report(game, round_.number, player.language)
+        text = reports.render_text(rep, player.timezone or game.timezone, player.language)
+        outbox.queue("final_report" if rep.final else "report", player.email, "report",
+                     player.language, game=game, player=player, report=rep, report_text=text)
+
+
+def deadline_moved(game: Game, round_: Round, reason: str) -> None:
+    for player in game.active_players:
+        outbox.queue("deadline_moved", player.email, "deadline_moved", player.language,
+                     game=game, player=player, round=round_, reason=reason,
+                     deadline=_deadline(player, round_))
+
+
+def not_understood(to: str, reason: str, lang: str = "en") -> None:
+    """A polite refusal to a sender we cannot match to a player (no Reply-To key)."""
+    outbox.queue("not_understood", to, "not_understood", lang, reason=reason)

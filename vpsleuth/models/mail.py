@@ -1,0 +1,86 @@
+"""Mail kept in the database: the outbox, every inbound message, reminders sent."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ..extensions import db
+from .types import UTCDateTime, VerbatimText, utcnow
+
+
+class OutboxMessage(db.Model):
+    """A mail written in the same transaction as the event that causes it.
+
+    status: pending -> sending (claimed by one sender) -> sent | failed.
+    A pending mail whose next_attempt_at has come is sent by the outbox job.
+    """
+
+    __tablename__ = "outbox_message"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))  # invitation, confirmation, report, ...
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    to_addr: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(300))
+    body_text: Mapped[str] = mapped_column(Text)
+    body_html: Mapped[str | None] = mapped_column(Text)
+    headers: Mapped[str] = mapped_column(Text, default="{}")  # JSON: Reply-To, ...
+    message_id: Mapped[str] = mapped_column(String(250), unique=True)
+    status: Mapped[str] = mapped_column(String(10), default="pending", index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    next_attempt_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_error: Mapped[str] = mapped_column(Text, default="")
+
+
+class InboundMessage(db.Model):
+    """Every message received, raw, stored before anything else happens.
+
+    status: received -> applied | refused | ignored | duplicate | failed.
+    """
+
+    __tablename__ = "inbound_message"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    source: Mapped[str] = mapped_column(String(8))  # imap, pipe, smtp
+    raw: Mapped[bytes] = mapped_column(db.LargeBinary)
+    message_id: Mapped[str | None] = mapped_column(String(998), index=True)
+    from_addr: Mapped[str] = mapped_column(String(998), default="")
+    subject: Mapped[str] = mapped_column(Text, default="")
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    status: Mapped[str] = mapped_column(String(10), default="received", index=True)
+    error: Mapped[str] = mapped_column(Text, default="")
+    body_text: Mapped[str | None] = mapped_column(VerbatimText)  # the turn text extracted
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id"), index=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
+    turn_version_id: Mapped[int | None] = mapped_column(ForeignKey("turn_version.id"))
+    processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class ReminderSent(db.Model):
+    """One reminder per player, round and lead time, so it is sent once."""
+
+    __tablename__ = "reminder_sent"
+    __table_args__ = (UniqueConstraint("round_id", "player_id", "hours_before"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    hours_before: Mapped[int] = mapped_column(Integer)
+    sent_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class SchedulerState(db.Model):
+    """Small named values the scheduler keeps: its heartbeat, the last tick."""
+
+    __tablename__ = "scheduler_state"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, default="")
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
