@@ -31,9 +31,14 @@ def create_app(test_config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     mail.init_app(app)
 
-    from . import cli, models  # noqa: F401  (models: register the tables)
+    from . import api, cli, jobs, models, web  # noqa: F401  (models: register the tables)
+    from .mail import cli as mail_cli
 
     cli.register(app)
+    mail_cli.register(app)
+    web.init_app(app)
+    api.init_app(app)
+    jobs.init_app(app)
 
     return app
 

@@ -91,10 +91,26 @@ def round_report(game: Game, round_: Round) -> None:
                      player.language, game=game, player=player, report=rep, report_text=text)
 
 
-def deadline_moved(game: Game, round_: Round, reason: str) -> None:
+_MOVED = {
+    ("extended", "en"): "The game master has extended the deadline.",
+    ("extended", "de"): "Die Spielleitung hat den Abgabetermin verlängert.",
+    ("resumed", "en"): "The game was paused and goes on; the deadline moved by the pause.",
+    ("resumed", "de"): "Die Partie war unterbrochen und geht weiter; der Abgabetermin hat "
+                       "sich um die Pause verschoben.",
+    ("outage", "en"): "The service was down while the deadline passed, so you may not have "
+                      "been able to send your turn; the deadline moved by the outage.",
+    ("outage", "de"): "Der Dienst war beim Abgabetermin nicht erreichbar, vielleicht konntest "
+                      "du deinen Zug nicht schicken; der Termin hat sich um den Ausfall "
+                      "verschoben.",
+}
+
+
+def deadline_moved(game: Game, round_: Round, why: str) -> None:
+    """Tell every active player; ``why`` is extended, resumed or outage."""
     for player in game.active_players:
+        lang = player.language if player.language == "de" else "en"
         outbox.queue("deadline_moved", player.email, "deadline_moved", player.language,
-                     game=game, player=player, round=round_, reason=reason,
+                     game=game, player=player, round=round_, reason=_MOVED[(why, lang)],
                      deadline=_deadline(player, round_))
 
 

@@ -16,7 +16,7 @@ from ..schedule import Schedule
 from . import auth
 from .errors import Invalid, NotFound, WrongState
 
-_EMAIL = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
+EMAIL_PATTERN = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 LANGUAGES = ("en", "de")
 
 
@@ -48,7 +48,8 @@ def find_player(game: Game, ref: str | int) -> Player:
 
 
 def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
-                language: str = "en", actor: str = "gm") -> Game:
+                language: str = "en", actor: str = "gm", game_master_id: int | None = None,
+                reminder_hours: list[int] | None = None) -> Game:
     """A new game in setup: players can be added, house rules are fixed now."""
     name = name.strip()
     if not name or len(name) > 120:
@@ -57,8 +58,12 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
         raise Invalid(f"a game called {name!r} exists already; choose another name")
     if language not in LANGUAGES:
         raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+    hours = sorted(set(reminder_hours if reminder_hours is not None else (24, 4)), reverse=True)
+    if any(not 1 <= h <= 24 * 14 for h in hours):
+        raise Invalid("reminders are 1 to 336 hours before the deadline")
     game = Game(name=name, language=language, timezone=schedule.timezone,
-                schedule_json=json.dumps(schedule.to_json()))
+                schedule_json=json.dumps(schedule.to_json()), game_master_id=game_master_id,
+                reminder_hours=",".join(str(h) for h in hours))
     game.ruleset = rules or Ruleset()
     db.session.add(game)
     db.session.flush()
@@ -78,7 +83,7 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     name, email = name.strip(), email.strip()
     if not name or len(name) > 80:
         raise Invalid("a player needs a name of 1 to 80 characters")
-    if not _EMAIL.match(email):
+    if not EMAIL_PATTERN.match(email):
         raise Invalid(f"{email!r} is not an email address (like name@example.org)")
     language = language or game.language
     if language not in LANGUAGES:

@@ -1,0 +1,1 @@
+"""Inbound mail: one pipeline, three entrances (IMAP polling, MTA pipe, SMTP receiver)."""

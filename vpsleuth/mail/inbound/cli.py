@@ -1,0 +1,1 @@
+"""``vpsleuth mail ingest`` and friends (commands added to mail_cli)."""

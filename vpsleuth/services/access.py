@@ -1,0 +1,68 @@
+"""Who may see and do what: checked here, so every entrance gets the same answer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, or_, select
+
+from ..extensions import db
+from ..models import Game, GameMaster, Player
+from .errors import ServiceError
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """A signed-in person: an email address, and a GM account if it has one."""
+
+    email: str
+    gm_id: int | None = None
+
+    @property
+    def is_gm(self) -> bool:
+        return self.gm_id is not None
+
+
+def viewer_for(email: str) -> Viewer:
+    email = email.strip().lower()
+    gm = db.session.scalar(select(GameMaster).where(func.lower(GameMaster.email) == email))
+    return Viewer(email, gm.id if gm else None)
+
+
+def games_of(viewer: Viewer) -> list[Game]:
+    """The games a viewer plays in or runs, newest first."""
+    playing = select(Player.game_id).where(func.lower(Player.email) == viewer.email)
+    clauses = [Game.id.in_(playing)]
+    if viewer.is_gm:
+        clauses.append(Game.game_master_id == viewer.gm_id)
+    return list(db.session.scalars(select(Game).where(or_(*clauses)).order_by(Game.id.desc())))
+
+
+def player_in(viewer: Viewer, game: Game) -> Player | None:
+    return next((p for p in game.players if p.email.lower() == viewer.email), None)
+
+
+def is_gm_of(viewer: Viewer, game: Game) -> bool:
+    return viewer.is_gm and game.game_master_id == viewer.gm_id
+
+
+def require_player(viewer: Viewer, game: Game) -> Player:
+    player = player_in(viewer, game)
+    if player is None:
+        raise Forbidden(f"you do not play in {game.name!r}")
+    return player
+
+
+def require_gm(viewer: Viewer, game: Game) -> None:
+    if not is_gm_of(viewer, game):
+        raise Forbidden(f"only the game master of {game.name!r} may do this")
+
+
+def require_member(viewer: Viewer, game: Game) -> None:
+    """Players and the GM of a game may read its public pages."""
+    if not (is_gm_of(viewer, game) or player_in(viewer, game)):
+        raise Forbidden(f"you do not play in {game.name!r}")

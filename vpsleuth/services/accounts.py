@@ -1,0 +1,67 @@
+"""GM accounts and API bearer tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime
+
+from sqlalchemy import func, select
+
+from ..extensions import db
+from ..models import ApiToken, GameMaster, Player, utcnow
+from .errors import Invalid, NotFound
+from .games import EMAIL_PATTERN
+
+
+def create_game_master(email: str, name: str, language: str = "en") -> GameMaster:
+    email = email.strip()
+    if not EMAIL_PATTERN.match(email):
+        raise Invalid(f"{email!r} is not an email address (like name@example.org)")
+    if db.session.scalar(select(GameMaster.id).where(
+            func.lower(GameMaster.email) == email.lower())):
+        raise Invalid(f"{email} is a game master already")
+    gm = GameMaster(email=email, name=name.strip() or email, language=language)
+    db.session.add(gm)
+    db.session.commit()
+    return gm
+
+
+def _hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def issue_api_token(*, game_master: GameMaster | None = None, player: Player | None = None,
+                    label: str = "") -> tuple[ApiToken, str]:
+    """A new bearer token; the raw value is shown once and only its hash is kept."""
+    if (game_master is None) == (player is None):
+        raise Invalid("a token belongs to one game master or one player")
+    raw = "vps_" + secrets.token_urlsafe(32)
+    token = ApiToken(token_hash=_hash(raw), label=label.strip()[:80],
+                     game_master_id=game_master.id if game_master else None,
+                     player_id=player.id if player else None)
+    db.session.add(token)
+    db.session.commit()
+    return token, raw
+
+
+def token_for(raw: str, now: datetime | None = None) -> ApiToken | None:
+    """The live token with this raw value, or None (unknown or revoked)."""
+    token = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == _hash(raw)))
+    if token is None or token.revoked_at is not None:
+        return None
+    token.last_used_at = now or utcnow()
+    db.session.commit()
+    return token
+
+
+def revoke_api_token(token_id: int, *, owner_gm: GameMaster | None = None,
+                     owner_player_ids: set[int] = frozenset()) -> None:
+    token = db.session.get(ApiToken, token_id)
+    mine = token is not None and (
+        (owner_gm is not None and token.game_master_id == owner_gm.id)
+        or token.player_id in owner_player_ids)
+    if not mine:
+        raise NotFound("no such token")
+    token.revoked_at = utcnow()
+    db.session.commit()

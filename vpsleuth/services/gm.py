@@ -1,0 +1,89 @@
+"""What a game master does while a game runs: pause, extend, enter turns, ..."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from ..extensions import db
+from ..mail import notify
+from ..models import Game, Player, Round, utcnow
+from ..schedule import format_deadline
+from . import turns
+from .errors import Invalid, WrongState
+from .games import EMAIL_PATTERN, audit
+
+
+def _open_round(game: Game) -> Round:
+    round_ = game.open_round
+    if round_ is None or game.state not in ("running", "paused"):
+        raise WrongState(f"{game.name!r} has no open round (state: {game.state})")
+    return round_
+
+
+def extend_deadline(game: Game, deadline: datetime, *, actor: str,
+                    now: datetime | None = None) -> Round:
+    """Move the open round's deadline to a later time; players are told."""
+    now = now or utcnow()
+    round_ = _open_round(game)
+    if deadline.tzinfo is None:
+        raise Invalid("give the new deadline with its time zone")
+    if deadline <= max(now, round_.deadline):
+        raise Invalid("the new deadline must be later than the current one "
+                      f"({format_deadline(round_.deadline, game.timezone)}) and in the future")
+    old, round_.deadline = round_.deadline, deadline
+    audit(game, actor, "extend_deadline", round=round_.number, old=old, new=deadline)
+    notify.deadline_moved(game, round_, "extended")
+    db.session.commit()
+    return round_
+
+
+def pause_game(game: Game, *, actor: str, now: datetime | None = None) -> None:
+    """Stop the clock: no turns, no resolution, until resume."""
+    if game.state != "running":
+        raise WrongState(f"{game.name!r} is not running (state: {game.state})")
+    game.state, game.paused_at = "paused", now or utcnow()
+    audit(game, actor, "pause_game")
+    db.session.commit()
+
+
+def resume_game(game: Game, *, actor: str, now: datetime | None = None) -> Round:
+    """Restart the clock; the deadline moves on by the length of the pause."""
+    now = now or utcnow()
+    if game.state != "paused":
+        raise WrongState(f"{game.name!r} is not paused")
+    round_ = _open_round(game)
+    pause = now - game.paused_at
+    round_.deadline += pause
+    game.state, game.paused_at = "running", None
+    audit(game, actor, "resume_game", paused_for=pause, deadline=round_.deadline)
+    notify.deadline_moved(game, round_, "resumed")
+    db.session.commit()
+    return round_
+
+
+def enter_turn(player: Player, text: str, *, actor: str, now: datetime | None = None):
+    """A turn the GM received on paper or by phone: audited, and the player is told."""
+    sub = turns.submit_turn(player, text, channel="gm", entered_by=actor, now=now)
+    audit(player.game, actor, "enter_turn", player=player.name, version=sub.version.id)
+    db.session.commit()
+    return sub
+
+
+def change_email(player: Player, email: str, *, actor: str) -> None:
+    email = email.strip()
+    if not EMAIL_PATTERN.match(email):
+        raise Invalid(f"{email!r} is not an email address (like name@example.org)")
+    if any(p.email.lower() == email.lower() for p in player.game.players if p is not player):
+        raise Invalid(f"{email} already plays in {player.game.name!r}")
+    old, player.email = player.email, email
+    audit(player.game, actor, "change_email", player=player.name, old=old, new=email)
+    db.session.commit()
+
+
+def view_distribution(game: Game, *, actor: str) -> tuple[str, str]:
+    """The secret, for the GM only; every look is audited."""
+    if game.secret is None:
+        raise WrongState(f"{game.name!r} has not been dealt yet")
+    audit(game, actor, "view_distribution")
+    db.session.commit()
+    return game.secret.distribution, game.secret.salt
