@@ -33,3 +33,6 @@ OUTBOX_MAX_ATTEMPTS = 40  # with back-off up to 6 h apart: about a week of retri
 # Sign-in links
 SIGN_IN_MINUTES = 60
 SIGN_IN_PER_HOUR = 5
+
+# Web: set true when served over HTTPS (production), so cookies never travel in clear.
+SESSION_COOKIE_SECURE = False

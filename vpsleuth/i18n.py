@@ -38,6 +38,11 @@ _DE = {
 TABLES = {"de": _DE}
 
 
+def add(lang: str, table: dict[str, str]) -> None:
+    """Add an area's own words (web pages, mails) to the table of ``lang``."""
+    TABLES.setdefault(lang, {}).update(table)
+
+
 def translate(lang: str, text: str) -> str:
     return TABLES.get(lang, {}).get(text, text)
 
