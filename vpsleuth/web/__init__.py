@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, has_request_context, render_template, request
 
 from ..i18n import translator
 from ..services.errors import ServiceError
@@ -27,6 +27,8 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def page_globals():
+        if not has_request_context():
+            return {}  # mails rendered by jobs and the CLI bring their own words
         lang = current_language()
         return {"viewer": current_viewer(), "lang": lang, "t": translator(lang)}
 
