@@ -191,6 +191,58 @@ def secret(game, yes):
     click.echo(f"distribution: {g.secret.distribution}\nsalt: {g.secret.salt}")
 
 
+@gm_command(game_cli, "export")
+@click.argument("game")
+@click.option("--with-secret", is_flag=True,
+              help="Include the distribution and salt (GM only; audited).")
+def export(game, with_secret):
+    """Write a whole game as JSON to standard output."""
+    from .services import transfer
+
+    g = games.find_game(game)
+    if with_secret:
+        games.audit(g, "cli", "export_with_secret")
+        db.session.commit()
+    click.echo(transfer.dumps(transfer.export_game(g, with_secret=with_secret)))
+
+
+@gm_command(game_cli, "import")
+@click.argument("source", type=click.File("r", encoding="utf-8"))
+@click.option("--name", help="Import under another name.")
+def import_(source, name):
+    """Recreate a game from an export (new ids; reply keys change)."""
+    from .services import transfer
+
+    try:
+        data = json.load(source)
+    except json.JSONDecodeError as exc:
+        raise click.ClickException(f"not JSON: {exc}") from None
+    try:
+        g = transfer.import_game(data, name=name)
+    except (KeyError, TypeError, ValueError) as exc:
+        db.session.rollback()
+        raise click.ClickException(f"the export is incomplete or damaged: {exc!r}") from None
+    click.echo(f"Imported game {g.id} {g.name!r} ({len(g.players)} players, "
+               f"{len(g.rounds_)} rounds)")
+
+
+@gm_command(game_cli, "reverify")
+@click.argument("game")
+def reverify(game):
+    """Recompute every resolved round and compare with the published results."""
+    from .services import transfer
+
+    g = games.find_game(game)
+    found = transfer.reverify(g)
+    for m in found:
+        click.echo(f"round {m.round} {m.player}: {m.what} published {m.published}, "
+                   f"recomputed {m.recomputed}", err=True)
+    if found:
+        raise click.ClickException(f"{len(found)} differences")
+    done = sum(1 for r in g.rounds_ if r.state == "resolved")
+    click.echo(f"OK: the commitment and all {done} resolved rounds agree.")
+
+
 @click.command("verify")
 @click.option("--distribution", required=True, help="A=...;B=...;...;X=... as revealed.")
 @click.option("--salt", required=True)
@@ -275,9 +327,10 @@ def show(game, player):
 
 
 def register(app) -> None:
+    from .check import check
     from .demo import demo
 
-    for command in (game_cli, player_cli, turn_cli, verify, demo):
+    for command in (game_cli, player_cli, turn_cli, verify, demo, check):
         app.cli.add_command(command)
 
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
+from flask import current_app
 from sqlalchemy import select, update
 
 from ..extensions import db
@@ -65,7 +66,7 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
     return round_
 
 
-def _turns(round_: Round) -> tuple[dict[int, Turn], dict[int, StandingQuestion]]:
+def round_turns(round_: Round) -> tuple[dict[int, Turn], dict[int, StandingQuestion]]:
     questions = {q.player_id: q for q in db.session.scalars(
         select(StandingQuestion).where(StandingQuestion.round_id == round_.id))}
     tips: dict[int, dict] = {}
@@ -88,7 +89,7 @@ def _previous_totals(game: Game, round_: Round) -> dict[int, int]:
 def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
     """Store results; end the game or open the next round (returned)."""
     distribution = Distribution.from_canonical(game.secret.distribution)
-    turns, questions = _turns(round_)
+    turns, questions = round_turns(round_)
     active = [p.id for p in game.active_players]
     outcome = resolve(round_.number, turns, active, distribution, game.ruleset)
     for q in questions.values():
@@ -125,3 +126,46 @@ def resolve_due(now: datetime | None = None) -> list[Round]:
             if done is not None:
                 resolved.append(done)
     return resolved
+
+
+def outage_grace() -> timedelta:
+    """How long the scheduler may be silent before a passed deadline counts as missed."""
+    return timedelta(minutes=float(current_app.config.get("OUTAGE_GRACE_MINUTES", 10)))
+
+
+def apply_outage_rule(now: datetime, last_heartbeat: datetime | None, *,
+                      grace: timedelta | None = None, actor: str = "system") -> list[Round]:
+    """Move on the deadlines that passed while the service was down; returns those rounds.
+
+    A deadline counts as missed when the last heartbeat is before it and older
+    than ``grace`` (OUTAGE_GRACE_MINUTES): players may not have been able to
+    send their turns. Such a round is not resolved blind: its deadline moves on
+    by the length of the outage (now - last heartbeat), the players are told and
+    the move is audited; the GM may still resolve it at once. No heartbeat at
+    all (a first start) counts as no outage. Safe with several schedulers: each
+    deadline is moved with a conditional UPDATE, so only once.
+    """
+    grace = outage_grace() if grace is None else grace
+    if last_heartbeat is None or now - last_heartbeat <= grace:
+        return []
+    outage = now - last_heartbeat
+    missed = db.session.scalars(select(Round).join(Game).where(
+        Round.state == "open", Game.state == "running",
+        Round.deadline > last_heartbeat, Round.deadline <= now).order_by(Round.id)).all()
+    moved = []
+    for round_ in missed:
+        old = round_.deadline
+        done = db.session.execute(
+            update(Round).where(Round.id == round_.id, Round.state == "open",
+                                Round.deadline <= now)
+            .values(deadline=old + outage).execution_options(synchronize_session=False))
+        if done.rowcount != 1:  # resolved or moved by someone else meanwhile
+            db.session.rollback()
+            continue
+        db.session.refresh(round_)
+        audit(round_.game, actor, "outage_deadline_moved", round=round_.number, old=old,
+              new=round_.deadline, outage=outage, last_heartbeat=last_heartbeat)
+        notify.deadline_moved(round_.game, round_, "outage")
+        db.session.commit()
+        moved.append(round_)
+    return moved
