@@ -29,6 +29,14 @@ MAIL_PASSWORD = None  # set VPSLEUTH_MAIL_PASSWORD; never commit it
 # Replies come back to this address with a per-player key: vpsleuth+KEY@host.
 REPLY_ADDRESS = "vpsleuth@localhost"
 OUTBOX_MAX_ATTEMPTS = 40  # with back-off up to 6 h apart: about a week of retries
+MAIL_TIMEOUT = 60  # seconds to wait for the SMTP server before backing off
+
+# The scheduler (`vpsleuth scheduler`, or inside `vpsleuth serve`): every job
+# runs every tick; a tick missed during downtime is caught up once.
+SCHEDULER_TICK_SECONDS = 30
+# A deadline that passed while the scheduler was down for longer than this is
+# not resolved blind: it moves on by the length of the outage (docs/scheduler.md).
+OUTAGE_GRACE_MINUTES = 10
 
 # Sign-in links
 SIGN_IN_MINUTES = 60
@@ -36,3 +44,7 @@ SIGN_IN_PER_HOUR = 5
 
 # Web: set true when served over HTTPS (production), so cookies never travel in clear.
 SESSION_COOKIE_SECURE = False
+# Behind a reverse proxy: how many proxies set X-Forwarded-* headers (0: none).
+PROXY_FIX = 0
+# /healthz reports trouble when the scheduler has not beaten for this many seconds.
+HEALTH_HEARTBEAT_MAX_AGE = 300

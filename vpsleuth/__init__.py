@@ -24,6 +24,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
     _embedded_defaults(app)
+    if app.config.get("PROXY_FIX"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(app.config["PROXY_FIX"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
     from .extensions import db, mail, migrate
 

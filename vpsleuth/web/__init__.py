@@ -18,8 +18,10 @@ def init_app(app: Flask) -> None:
     """Security, the blueprints, and what every template can use."""
     security.init_app(app)
     from .auth import bp as auth_bp
+    from .health import bp as health_bp
 
     app.register_blueprint(auth_bp)
+    app.register_blueprint(health_bp)
     for name in ("player", "gm"):
         module = _optional_blueprint(name)
         if module is not None:

@@ -1,0 +1,147 @@
+"""``vpsleuth check``: read the configuration and say in plain words what is wrong.
+
+Each check returns findings: ("ok" | "warning" | "error", message). The command
+exits 1 if any error was found, so it can guard a deployment script.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import imaplib
+import smtplib
+from collections.abc import Callable
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlalchemy import text
+
+from .extensions import db
+
+Finding = tuple[str, str]
+TIMEOUT = 10
+
+
+def check_secret_key() -> list[Finding]:
+    import os
+
+    if os.environ.get("VPSLEUTH_SECRET_KEY"):
+        return [("ok", "the secret key is set in the environment")]
+    return [("warning", "no VPSLEUTH_SECRET_KEY: using the key generated in "
+             f"{current_app.instance_path}/secret_key. Fine for a trial; in production set "
+             "VPSLEUTH_SECRET_KEY (sign-in links and reply keys depend on it)")]
+
+
+def check_database() -> list[Finding]:
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    url = db.engine.url.render_as_string(hide_password=True)
+    try:
+        with db.engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+            current = MigrationContext.configure(conn).get_current_revision()
+    except Exception as exc:  # noqa: BLE001 - any driver error is a finding
+        return [("error", f"cannot reach the database {url}: {exc.__class__.__name__}: "
+                 f"{str(exc).splitlines()[0][:200]}")]
+    config = current_app.extensions["migrate"].migrate.get_config()
+    head = ScriptDirectory.from_config(config).get_current_head()
+    if current != head:
+        return [("error", f"the database {url} is reachable but its schema is at "
+                 f"{current or 'nothing'}, not {head}: run 'vpsleuth db upgrade'")]
+    return [("ok", f"the database {url} is reachable and up to date")]
+
+
+def check_mail_domain() -> list[Finding]:
+    reply = current_app.config.get("REPLY_ADDRESS", "")
+    domain = reply.rpartition("@")[2]
+    if not domain or domain in ("localhost", "localhost.localdomain") or "." not in domain:
+        return [("warning", f"REPLY_ADDRESS is {reply!r}: players cannot reply to a "
+                 "'localhost' address. Set VPSLEUTH_REPLY_ADDRESS to a mailbox on your domain "
+                 "that accepts plus-addressing (e.g. vpsleuth@example.org)")]
+    return [("ok", f"replies go to {reply} with a per-player key (+KEY)")]
+
+
+def check_smtp() -> list[Finding]:
+    cfg = current_app.config
+    if not cfg.get("MAIL_SERVER"):
+        return [("warning", "no MAIL_SERVER: mails wait in the outbox ('vpsleuth mail outbox') "
+                 "and are not sent")]
+    host, port = cfg["MAIL_SERVER"], int(cfg.get("MAIL_PORT") or 25)
+    try:
+        cls = smtplib.SMTP_SSL if cfg.get("MAIL_USE_SSL") else smtplib.SMTP
+        with cls(host, port, timeout=TIMEOUT) as smtp:
+            if cfg.get("MAIL_USE_TLS"):
+                smtp.starttls()
+            if cfg.get("MAIL_USERNAME"):
+                smtp.login(cfg["MAIL_USERNAME"], cfg.get("MAIL_PASSWORD") or "")
+    except smtplib.SMTPAuthenticationError:
+        return [("error", f"the SMTP server {host}:{port} refused the login of "
+                 f"{cfg.get('MAIL_USERNAME')!r}: check VPSLEUTH_MAIL_USERNAME/PASSWORD")]
+    except (OSError, smtplib.SMTPException) as exc:
+        return [("error", f"cannot talk to the SMTP server {host}:{port}: {exc}")]
+    return [("ok", f"the SMTP server {host}:{port} answers"
+             + (" and accepts the login" if cfg.get("MAIL_USERNAME") else ""))]
+
+
+def check_imap() -> list[Finding]:
+    cfg = current_app.config
+    if not cfg.get("IMAP_HOST"):
+        return [("ok", "no IMAP_HOST: replies come by the MTA pipe or the SMTP receiver")]
+    host = cfg["IMAP_HOST"]
+    port = int(cfg.get("IMAP_PORT") or (993 if cfg.get("IMAP_SSL") else 143))
+    try:
+        cls = imaplib.IMAP4_SSL if cfg.get("IMAP_SSL") else imaplib.IMAP4
+        conn = cls(host, port, timeout=TIMEOUT)
+        try:
+            if cfg.get("IMAP_STARTTLS"):
+                conn.starttls()
+            conn.login(cfg.get("IMAP_USER") or "", cfg.get("IMAP_PASSWORD") or "")
+            status, _ = conn.select(cfg.get("IMAP_FOLDER") or "INBOX", readonly=True)
+            if status != "OK":
+                return [("error", f"IMAP login works but the folder "
+                         f"{cfg.get('IMAP_FOLDER') or 'INBOX'!r} cannot be opened")]
+        finally:
+            with contextlib.suppress(OSError, imaplib.IMAP4.error):
+                conn.logout()
+    except imaplib.IMAP4.error as exc:
+        return [("error", f"the IMAP server {host}:{port} refused the login of "
+                 f"{cfg.get('IMAP_USER')!r}: {exc}")]
+    except OSError as exc:
+        return [("error", f"cannot reach the IMAP server {host}:{port}: {exc}")]
+    return [("ok", f"the IMAP server {host}:{port} accepts the login")]
+
+
+def check_base_url() -> list[Finding]:
+    url = current_app.config.get("BASE_URL", "")
+    if "localhost" in url or "127.0.0.1" in url:
+        return [("warning", f"BASE_URL is {url}: links in mails will not work for players; "
+                 "set VPSLEUTH_BASE_URL to the public address")]
+    if url.startswith("https://") and not current_app.config.get("SESSION_COOKIE_SECURE"):
+        return [("warning", "served over HTTPS but SESSION_COOKIE_SECURE is off: set "
+                 "VPSLEUTH_SESSION_COOKIE_SECURE=true")]
+    return [("ok", f"links in mails point to {url}")]
+
+
+CHECKS: list[Callable[[], list[Finding]]] = [
+    check_secret_key, check_database, check_base_url, check_mail_domain, check_smtp,
+    check_imap,
+]
+
+
+def run_checks() -> list[Finding]:
+    return [finding for check in CHECKS for finding in check()]
+
+
+@click.command("check")
+@with_appcontext
+def check() -> None:
+    """Read the configuration and tell what is wrong, in plain words."""
+    findings = run_checks()
+    marks = {"ok": "ok     ", "warning": "WARNING", "error": "ERROR  "}
+    for level, message in findings:
+        click.echo(f"{marks[level]} {message}")
+    errors = sum(1 for level, _ in findings if level == "error")
+    if errors:
+        raise click.ClickException(f"{errors} problem(s) to fix")
+    click.echo("No errors.")
