@@ -82,11 +82,18 @@ def round_report(game: Game, round_: Round) -> None:
     """The report to every player (reports cannot be turned off)."""
     from ..services import reports
 
+    built: dict[str, reports.RoundReport] = {}
+    texts: dict[tuple[str, str], str] = {}
     for player in game.players:
         if not player.active and player.withdrawn_at and player.withdrawn_at < round_.opened_at:
             continue
-        rep = reports.build_report(game, round_.number, player.language)
-        text = reports.render_text(rep, player.timezone or game.timezone, player.language)
+        lang, tz = player.language, player.timezone or game.timezone
+        if lang not in built:  # one report per language, one text per language and zone
+            built[lang] = reports.build_report(game, round_.number, lang)
+        rep = built[lang]
+        if (lang, tz) not in texts:
+            texts[(lang, tz)] = reports.render_text(rep, tz, lang)
+        text = texts[(lang, tz)]
         outbox.queue("final_report" if rep.final else "report", player.email, "report",
                      player.language, game=game, player=player, report=rep, report_text=text)
 
