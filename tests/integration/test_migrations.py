@@ -6,6 +6,7 @@ must be exactly what the models describe (autogenerate finds nothing to do).
 
 from __future__ import annotations
 
+import os
 import uuid
 
 import pytest
@@ -16,9 +17,13 @@ from flask_migrate import downgrade, upgrade
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
-from tests.conftest import DATABASES, POSTGRES_ADMIN_URL
 from vpsleuth import create_app
 from vpsleuth.extensions import db
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+DATABASES = [d.strip() for d in
+             os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",") if d]
 
 
 @pytest.fixture(params=DATABASES)
