@@ -48,3 +48,18 @@ SESSION_COOKIE_SECURE = False
 PROXY_FIX = 0
 # /healthz reports trouble when the scheduler has not beaten for this many seconds.
 HEALTH_HEARTBEAT_MAX_AGE = 300
+
+# Inbound mail (vpsleuth mail ingest | smtpd | poll): limits against floods and loops.
+INBOUND_MAX_BYTES = 262144  # larger mails: the first bytes are stored, the player is told
+INBOUND_PER_SENDER_PER_HOUR = 20  # more from one From address are stored and ignored
+INBOUND_REFUSALS_PER_HOUR = 3  # "not understood" replies to one unknown sender an hour
+
+# IMAP polling (vpsleuth mail poll, or the scheduler's job). Unset IMAP_HOST: no polling.
+IMAP_HOST = None
+IMAP_PORT = 993
+IMAP_SSL = True  # implicit TLS (port 993); for port 143 set IMAP_SSL=false, IMAP_STARTTLS=true
+IMAP_STARTTLS = False
+IMAP_USER = None
+IMAP_PASSWORD = None  # set VPSLEUTH_IMAP_PASSWORD; never commit it
+IMAP_FOLDER = "INBOX"  # where replies arrive; every message in it is processed
+IMAP_DONE_FOLDER = "vpsleuth-processed"  # processed messages are moved here (created if missing)

@@ -1,1 +1,131 @@
-"""``vpsleuth mail ingest`` and friends (commands added to mail_cli)."""
+"""``vpsleuth mail ingest | smtpd | poll | inbox | reprocess`` (commands added to mail_cli)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlalchemy.exc import SQLAlchemyError
+
+from ...services.errors import ServiceError
+from ..cli import mail_cli
+from . import imap, pipeline
+from .store import StoreError
+
+# sysexits.h, which MTAs (Postfix pipe, procmail) understand
+EX_OK, EX_DATAERR, EX_TEMPFAIL = 0, 65, 75
+
+
+def _ensure_schema() -> None:
+    from ...cli import ensure_schema
+
+    ensure_schema()
+
+
+@mail_cli.command("ingest")
+@with_appcontext
+def ingest_command() -> None:
+    """Read one RFC 822 message from standard input and run it through the pipeline.
+
+    For an MTA pipe transport. Exit status 0 once the message is stored (also
+    when it is refused or ignored: it is handled), 75 (EX_TEMPFAIL) when the
+    database cannot be reached, so the MTA retries later, and 65 (EX_DATAERR)
+    for input that cannot be stored at all.
+    """
+    raw = sys.stdin.buffer.read()
+    try:
+        _ensure_schema()
+        received = pipeline.receive(raw, "pipe")
+    except StoreError as exc:
+        click.echo(f"vpsleuth: {exc}", err=True)
+        sys.exit(EX_TEMPFAIL if exc.temporary else EX_DATAERR)
+    except (SQLAlchemyError, OSError) as exc:
+        click.echo(f"vpsleuth: database unavailable: {exc.__class__.__name__}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    except click.ClickException as exc:  # the schema is not up to date: retry after the fix
+        click.echo(f"vpsleuth: {exc.message}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    click.echo(f"inbound message {received.id}: {received.status}"
+               + (f" ({received.error})" if received.error else ""))
+    sys.exit(EX_OK)
+
+
+@mail_cli.command("smtpd")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=2525, show_default=True, type=int, help="Port to listen on.")
+@with_appcontext
+def smtpd_command(host: str, port: int) -> None:
+    """Receive mail by SMTP and run each message through the pipeline (until stopped)."""
+    from .smtpd import controller
+
+    _ensure_schema()
+    server = controller(current_app._get_current_object(), host, port)  # type: ignore[attr-defined]
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    server.start()
+    click.echo(f"Receiving mail on {host}:{port}; stop with Ctrl-C.", err=True)
+    try:
+        while not stop.wait(1):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    click.echo("Stopped.", err=True)
+
+
+@mail_cli.command("poll")
+@with_appcontext
+def poll_command() -> None:
+    """Fetch the messages in IMAP_FOLDER once, store and process them, move them."""
+    if not current_app.config.get("IMAP_HOST"):
+        raise click.ClickException("IMAP_HOST is not set (VPSLEUTH_IMAP_HOST=...)")
+    _ensure_schema()
+    try:
+        result = imap.poll_once()
+    except (imap.ImapError, OSError) as exc:
+        raise click.ClickException(f"IMAP: {exc}") from None
+    click.echo(f"stored {len(result.stored)}, moved {result.moved}, left {result.left}")
+    for error in result.errors:
+        click.echo(f"  {error}", err=True)
+    if result.left:
+        sys.exit(1)
+
+
+@mail_cli.command("inbox")
+@click.option("--limit", default=20, show_default=True, type=int)
+@click.option("--status", type=click.Choice(
+    ["received", "applied", "refused", "ignored", "duplicate", "failed"]))
+@with_appcontext
+def inbox_command(limit: int, status: str | None) -> None:
+    """List recent inbound messages with their status and error."""
+    _ensure_schema()
+    rows = pipeline.recent(limit, status)
+    if not rows:
+        click.echo("No inbound messages.")
+    for row in rows:
+        when = row.received_at.strftime("%Y-%m-%d %H:%M")
+        click.echo(f"{row.id:>5}  {when}  {row.source:<4}  {row.status:<9}  "
+                   f"{row.from_addr[:40]:<40}  {row.subject[:50]}")
+        if row.error:
+            click.echo(f"       {row.error.splitlines()[0][:150]}")
+
+
+@mail_cli.command("reprocess")
+@click.argument("message_id", type=int)
+@click.option("--force", is_flag=True,
+              help="Also take ignored and refused messages, skipping the machine-mail checks.")
+@with_appcontext
+def reprocess_command(message_id: int, force: bool) -> None:
+    """Run a stored inbound message through the pipeline again (by its id in 'inbox')."""
+    _ensure_schema()
+    try:
+        row = pipeline.reprocess(message_id, force=force)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from None
+    click.echo(f"inbound message {row.id}: {row.status}"
+               + (f" ({row.error})" if row.error else ""))

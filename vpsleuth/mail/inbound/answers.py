@@ -1,0 +1,93 @@
+"""The replies the pipeline queues, in the player's language, and their limits.
+
+A keyed player always gets an answer (the per-sender limit on incoming mail
+bounds how many). A sender without a valid key gets at most
+INBOUND_REFUSALS_PER_HOUR polite refusals an hour, so a forged From address
+cannot make us spam its owner.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import func, select
+
+from ...extensions import db
+from ...models import OutboxMessage, Player
+from ...orders import LineError
+from .. import notify
+
+_REASONS = {
+    "too_large": {
+        "en": "Your mail was too large ({size} KiB; at most {limit} KiB are read), so we did "
+              "not read it. Please reply again with only your turn, as plain text.",
+        "de": "Deine Mail war zu groß ({size} KiB; gelesen werden höchstens {limit} KiB), "
+              "deshalb haben wir sie nicht gelesen. Bitte antworte noch einmal nur mit "
+              "deinem Zug, als reinen Text.",
+    },
+    "no_text": {
+        "en": "Your mail had no text we could read. Please write your turn into the mail "
+              "itself, not into an attachment.",
+        "de": "Deine Mail enthielt keinen Text, den wir lesen konnten. Bitte schreib deinen "
+              "Zug in die Mail selbst, nicht in einen Anhang.",
+    },
+    "empty": {
+        "en": "We found no turn in your mail. Text quoted from our mail is ignored: please "
+              "write your question and tips above the quoted text, one per line.",
+        "de": "Wir haben in deiner Mail keinen Zug gefunden. Zitierter Text aus unserer Mail "
+              "wird nicht gelesen: bitte schreib Frage und Tipps über das Zitat, je eine "
+              "Zeile.",
+    },
+    "bad_lines": {
+        "en": "Some lines of your mail are not turn lines.",
+        "de": "Einige Zeilen deiner Mail sind keine Zugzeilen.",
+    },
+}
+_SENDER_REASONS = {
+    "no_key": {
+        "en": "the address you wrote to carries no player key",
+        "de": "die Adresse, an die du geschrieben hast, enthält keinen Spielerschlüssel",
+    },
+    "forged_key": {
+        "en": "the player key in the address you wrote to is not valid",
+        "de": "der Spielerschlüssel in der Adresse, an die du geschrieben hast, ist ungültig",
+    },
+}
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in ("en", "de") else "en"
+
+
+def reason(key: str, lang: str, **values) -> str:
+    """One of the pipeline's own refusal reasons, in English or German."""
+    return _REASONS[key][_lang(lang)].format(**values)
+
+
+def refuse_player(player: Player, why: str, errors: list[LineError] | None = None) -> None:
+    """Queue the 'your turn was not applied' mail (committed by the caller)."""
+    notify.turn_refused(player, errors, why, player.game.open_round)
+
+
+def refusals_sent(to: str, now: datetime) -> int:
+    """How many 'not understood' mails went to this address in the past hour."""
+    return db.session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind == "not_understood",
+        func.lower(OutboxMessage.to_addr) == to.lower(),
+        OutboxMessage.created_at > now - timedelta(hours=1))) or 0
+
+
+def refuse_sender(to: str, key: str, lang: str, now: datetime) -> str:
+    """Queue a polite 'not understood' to a sender without a valid key, if allowed.
+
+    Returns what happened, for the stored message's error column.
+    """
+    why = _SENDER_REASONS[key]["en"]
+    if not to:
+        return f"{why}; no sender address to answer"
+    limit = int(current_app.config["INBOUND_REFUSALS_PER_HOUR"])
+    if refusals_sent(to, now) >= limit:
+        return f"{why}; not answered: {limit} refusals went to {to} in the past hour already"
+    notify.not_understood(to=to, reason=_SENDER_REASONS[key][_lang(lang)], lang=_lang(lang))
+    return f"{why}; answered {to}"

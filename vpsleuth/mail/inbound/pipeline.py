@@ -1,0 +1,237 @@
+"""One pipeline for every entrance (IMAP, MTA pipe, SMTP receiver).
+
+1. store the raw message (store.py), committed first;
+2. drop a duplicate Message-ID;
+3. ignore machine mail (classify.py) and senders over INBOUND_PER_SENDER_PER_HOUR;
+4. find the player by the reply key in the recipient headers (never by From);
+5. decode the text (mime.py) and strip quotes and signatures (reply.py);
+6. apply it with services.turns.submit_turn, as the web does, and answer.
+
+Statuses: received -> applied | refused | ignored | duplicate | failed. A message
+that fails on the way stays stored as "failed" with its error; reprocess() runs
+it again once the cause is fixed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email.message import Message
+
+from flask import current_app
+from sqlalchemy import func, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from ...extensions import db
+from ...models import InboundMessage, Player, TurnVersion, utcnow
+from ...services import turns
+from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
+from .. import keys
+from . import answers, classify, mime, reply, thread
+from .store import TOO_LARGE, store
+
+log = logging.getLogger(__name__)
+HANDLED = ("applied", "refused", "ignored")
+REPROCESSABLE = ("failed", "received")
+
+
+def ingest(raw: bytes, source: str, *, now: datetime | None = None) -> InboundMessage:
+    """Store one message, then run it through the pipeline; returns the stored row.
+
+    Raises store.StoreError when the message could not be stored; the entrances use
+    receive(), which also never raises once the message is stored.
+    """
+    return process(store(raw, source, now=now), now=now)
+
+
+@dataclass(frozen=True)
+class Received:
+    """What became of a message an entrance handed in (it is stored in any case)."""
+
+    id: int
+    status: str  # the pipeline's status; "received" if processing could not finish
+    error: str
+
+
+def receive(raw: bytes, source: str, *, now: datetime | None = None) -> Received:
+    """For the entrances: store, then process; after storing, never raises.
+
+    Raises store.StoreError when the message could not be stored (the entrance
+    then leaves it with the sender: tempfail, 4xx, or in the IMAP folder).
+    """
+    row_id = store(raw, source, now=now)
+    try:
+        row = process(row_id, now=now)
+        return Received(row_id, row.status, row.error)
+    except Exception as exc:  # e.g. the database went away after the message was stored
+        log.exception("inbound message %s stored but not processed", row_id)
+        with contextlib.suppress(SQLAlchemyError):
+            db.session.rollback()
+        return Received(row_id, "received", f"stored but not processed ({exc}); run "
+                        f"'vpsleuth mail reprocess {row_id}'")
+
+
+def process(row_id: int, *, now: datetime | None = None, force: bool = False) -> InboundMessage:
+    """Run a stored message through the pipeline; a crash leaves it "failed"."""
+    now = now or utcnow()
+    row = db.session.get(InboundMessage, row_id)
+    if row is None:
+        raise NotFound(f"no inbound message {row_id}")
+    try:
+        _process(row, now, force)
+    except Exception as exc:
+        log.exception("inbound message %s failed", row_id)
+        db.session.rollback()
+        row = db.session.get(InboundMessage, row_id)
+        note = row.error if row.error.startswith(TOO_LARGE) else ""
+        error = f"{exc.__class__.__name__}: {exc}"[:2000]
+        row.status, row.processed_at = "failed", now
+        row.error = f"{note}; {error}" if note else error
+        db.session.commit()
+    return row
+
+
+def reprocess(row_id: int, *, force: bool = False) -> InboundMessage:
+    """Run a failed (or never processed) message again, e.g. after a fix.
+
+    ``force`` also takes ignored and refused messages, and skips the checks for
+    machine mail and the per-sender limit (the GM has looked at it).
+    """
+    row = db.session.get(InboundMessage, row_id)
+    if row is None:
+        raise NotFound(f"no inbound message {row_id}")
+    allowed = REPROCESSABLE + (("ignored", "refused") if force else ())
+    if row.status not in allowed:
+        hint = "" if force else " (--force also takes ignored and refused ones)"
+        raise WrongState(f"inbound message {row_id} is {row.status}; only failed or "
+                         f"unprocessed messages can be reprocessed{hint}")
+    row.status = "received"
+    row.error = row.error if row.error.startswith(TOO_LARGE) else ""
+    row.turn_version_id = None
+    db.session.commit()
+    return process(row_id, force=force)
+
+
+def recent(limit: int = 20, status: str | None = None) -> list[InboundMessage]:
+    """The latest inbound messages, newest first."""
+    query = select(InboundMessage).order_by(InboundMessage.id.desc()).limit(limit)
+    if status:
+        query = query.where(InboundMessage.status == status)
+    return list(db.session.scalars(query))
+
+
+def _finish(row: InboundMessage, status: str, error: str, now: datetime,
+            version_id: int | None = None) -> None:
+    note = row.error if row.error.startswith(TOO_LARGE) else ""
+    if note and not error.startswith(TOO_LARGE):
+        error = f"{note}; {error}" if error else note
+    row.status, row.processed_at, row.error = status, now, error[:4000]
+    if version_id is not None:
+        row.turn_version_id = version_id
+    db.session.commit()
+
+
+def _duplicate_of(row: InboundMessage) -> int | None:
+    if not row.message_id:
+        return None
+    return db.session.scalar(select(InboundMessage.id).where(
+        InboundMessage.message_id == row.message_id, InboundMessage.id != row.id,
+        InboundMessage.status.in_(HANDLED)).order_by(InboundMessage.id).limit(1))
+
+
+def _over_rate(row: InboundMessage, now: datetime) -> str | None:
+    limit = int(current_app.config["INBOUND_PER_SENDER_PER_HOUR"])
+    count = db.session.scalar(select(func.count(InboundMessage.id)).where(
+        InboundMessage.from_addr == row.from_addr, InboundMessage.id != row.id,
+        InboundMessage.received_at > now - timedelta(hours=1))) or 0
+    if count >= limit:
+        return (f"rate limit: {count} mails from {row.from_addr or 'no sender'} in the past "
+                f"hour (at most {limit})")
+    return None
+
+
+def _sender_language(msg: Message) -> str:
+    content_language = mime.header(msg, "Content-Language").lower()
+    subject = mime.header(msg, "Subject").lstrip().lower()
+    if content_language.startswith("de") or subject.startswith(("aw:", "wg:")):
+        return "de"
+    return current_app.config.get("DEFAULT_LANGUAGE", "en")
+
+
+def _process(row: InboundMessage, now: datetime, force: bool) -> None:
+    msg = mime.parse(row.raw)
+    original = _duplicate_of(row)
+    if original is not None:
+        return _finish(row, "duplicate", f"same Message-ID as inbound message {original}", now)
+    if not force:
+        why = classify.why_ignored(msg) or _over_rate(row, now)
+        if why:
+            return _finish(row, "ignored", why, now)
+    recipients = mime.addresses(msg)
+    player = keys.player_for_addresses(recipients)
+    if player is not None:
+        row.game_id, row.player_id = player.game_id, player.id
+    if row.error.startswith(TOO_LARGE):
+        return _too_large(row, player, now)
+    if player is None:
+        key = "forged_key" if keys.has_reply_key_shape(recipients) else "no_key"
+        return _finish(row, "refused",
+                       answers.refuse_sender(row.from_addr, key, _sender_language(msg), now), now)
+    body = mime.body_text(msg)
+    if body is None:
+        answers.refuse_player(player, answers.reason("no_text", player.language))
+        return _finish(row, "refused", "no text part in the mail; answered the player", now)
+    text = reply.strip_reply(body)
+    row.body_text = text
+    if not reply.has_content(text):
+        answers.refuse_player(player, answers.reason("empty", player.language))
+        return _finish(row, "refused", "no turn in the mail (only quoted text, a signature "
+                       "or comments); answered the player", now)
+    round_number = thread.round_of_reply(msg, player)
+    db.session.commit()
+    return _apply(row, player, text, round_number, now)
+
+
+def _too_large(row: InboundMessage, player: Player | None, now: datetime) -> None:
+    if player is None:
+        return _finish(row, "refused", "no valid reply key, not answered", now)
+    limit = int(current_app.config["INBOUND_MAX_BYTES"])
+    size = row.error.removeprefix(TOO_LARGE).split()[0]
+    answers.refuse_player(player, answers.reason(
+        "too_large", player.language, size=int(size) // 1024 if size.isdigit() else "?",
+        limit=limit // 1024))
+    return _finish(row, "refused", "answered the player", now)
+
+
+def _apply(row: InboundMessage, player: Player, text: str, round_number: int | None,
+           now: datetime) -> None:
+    row_id, player_id, lang = row.id, player.id, player.language
+    before = _last_version(player_id)
+    try:
+        # The service's own clock decides lateness: a message reprocessed after
+        # the deadline is late, as it would be from any other entrance.
+        sub = turns.submit_turn(player, text, channel="email",
+                                entered_by=row.from_addr[:120] or None,
+                                round_number=round_number)
+    except TurnRefused as exc:
+        refused, errors, why = exc, exc.errors, answers.reason("bad_lines", lang)
+    except (RoundClosed, WrongState) as exc:
+        refused, errors, why = exc, None, exc.message
+    else:
+        return _finish(row, "applied", "", now, sub.version.id)
+    player = db.session.get(Player, player_id)
+    answers.refuse_player(player, why, errors)
+    version = _last_version(player_id)
+    row = db.session.get(InboundMessage, row_id)
+    return _finish(row, "refused", refused.message, now,
+                   version if version and version != before else None)
+
+
+def _last_version(player_id: int) -> int | None:
+    try:
+        return db.session.scalar(select(func.max(TurnVersion.id)).where(
+            TurnVersion.player_id == player_id, TurnVersion.channel == "email"))
+    except SQLAlchemyError:
+        return None
