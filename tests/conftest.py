@@ -32,7 +32,7 @@ def postgres_url():
     """A fresh PostgreSQL database for this test run, dropped afterwards."""
     admin = make_url(POSTGRES_ADMIN_URL)
     name = f"vpsleuth_test_{uuid.uuid4().hex[:10]}"
-    engine = create_engine(admin, isolation_level="AUTOCOMMIT")
+    engine = create_engine(admin, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
     try:
         with engine.connect() as conn:
             conn.execute(text(f'CREATE DATABASE "{name}"'))

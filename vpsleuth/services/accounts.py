@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import ApiToken, GameMaster, Player, utcnow
 from .errors import Invalid, NotFound
-from .games import EMAIL_PATTERN
+from .games import EMAIL_PATTERN, audit
 
 
 def create_game_master(email: str, name: str, language: str = "en") -> GameMaster:
@@ -32,8 +32,11 @@ def _hash(raw: str) -> str:
 
 
 def issue_api_token(*, game_master: GameMaster | None = None, player: Player | None = None,
-                    label: str = "") -> tuple[ApiToken, str]:
-    """A new bearer token; the raw value is shown once and only its hash is kept."""
+                    label: str = "", actor: str | None = None) -> tuple[ApiToken, str]:
+    """A new bearer token; the raw value is shown once and only its hash is kept.
+
+    With ``actor`` the issue goes to the audit log (an entry with no game).
+    """
     if (game_master is None) == (player is None):
         raise Invalid("a token belongs to one game master or one player")
     raw = "vps_" + secrets.token_urlsafe(32)
@@ -41,6 +44,9 @@ def issue_api_token(*, game_master: GameMaster | None = None, player: Player | N
                      game_master_id=game_master.id if game_master else None,
                      player_id=player.id if player else None)
     db.session.add(token)
+    if actor is not None:
+        db.session.flush()
+        audit(None, actor, "issue_api_token", token=token.id, label=token.label)
     db.session.commit()
     return token, raw
 
@@ -56,7 +62,9 @@ def token_for(raw: str, now: datetime | None = None) -> ApiToken | None:
 
 
 def revoke_api_token(token_id: int, *, owner_gm: GameMaster | None = None,
-                     owner_player_ids: set[int] = frozenset()) -> None:
+                     owner_player_ids: set[int] = frozenset(),
+                     actor: str | None = None) -> None:
+    """Revoke one of the owner's tokens; with ``actor`` the audit log records it."""
     token = db.session.get(ApiToken, token_id)
     mine = token is not None and (
         (owner_gm is not None and token.game_master_id == owner_gm.id)
@@ -64,4 +72,15 @@ def revoke_api_token(token_id: int, *, owner_gm: GameMaster | None = None,
     if not mine:
         raise NotFound("no such token")
     token.revoked_at = utcnow()
+    if actor is not None:
+        audit(None, actor, "revoke_api_token", token=token.id, label=token.label)
     db.session.commit()
+
+
+def api_tokens_of_players(player_ids: set[int]) -> list[ApiToken]:
+    """The live (not revoked) API tokens of these players, oldest first."""
+    if not player_ids:
+        return []
+    return list(db.session.scalars(select(ApiToken).where(
+        ApiToken.player_id.in_(sorted(player_ids)), ApiToken.revoked_at.is_(None))
+        .order_by(ApiToken.id)))

@@ -61,9 +61,14 @@ def resume_game(game: Game, *, actor: str, now: datetime | None = None) -> Round
     return round_
 
 
-def enter_turn(player: Player, text: str, *, actor: str, now: datetime | None = None):
-    """A turn the GM received on paper or by phone: audited, and the player is told."""
-    sub = turns.submit_turn(player, text, channel="gm", entered_by=actor, now=now)
+def enter_turn(player: Player, text: str, *, actor: str, now: datetime | None = None,
+               round_number: int | None = None):
+    """A turn the GM received on paper or by phone: audited, and the player is told.
+
+    ``round_number``, if given, is the round the turn is meant for (see submit_turn).
+    """
+    sub = turns.submit_turn(player, text, channel="gm", entered_by=actor, now=now,
+                            round_number=round_number)
     audit(player.game, actor, "enter_turn", player=player.name, version=sub.version.id)
     db.session.commit()
     return sub

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from flask import Flask, has_request_context, render_template, request
+from sqlalchemy.exc import InterfaceError, OperationalError
 
+from ..extensions import db
 from ..i18n import translator
 from ..services.errors import ServiceError
 from . import security, strings  # noqa: F401  (strings: German words)
@@ -22,10 +24,11 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(auth_bp)
     app.register_blueprint(health_bp)
-    for name in ("player", "gm"):
-        module = _optional_blueprint(name)
-        if module is not None:
-            app.register_blueprint(module.bp)
+    from .gm import bp as gm_bp
+    from .player import bp as player_bp
+
+    app.register_blueprint(player_bp)
+    app.register_blueprint(gm_bp)
 
     @app.context_processor
     def page_globals():
@@ -38,20 +41,20 @@ def init_app(app: Flask) -> None:
     def service_error(exc: ServiceError):
         return render_template("web/error.html", message=exc.message), STATUS.get(exc.code, 400)
 
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(InterfaceError)
+    def database_unavailable(exc):
+        """The database is down or restarting: say so, never a traceback; retry later."""
+        db.session.rollback()
+        app.logger.warning("database unavailable: %s", exc.__class__.__name__)
+        message = "The database is unavailable for a moment. Please try again shortly."
+        if request.path.startswith("/api/"):
+            body = {"error": {"code": "unavailable", "message": message}}
+            return body, 503, {"Retry-After": "30"}
+        return render_template("web/error.html", message=message), 503, {"Retry-After": "30"}
+
     @app.errorhandler(404)
     def not_found(exc):
         if request.path.startswith("/api/"):
             return {"error": {"code": "not_found", "message": "no such API route"}}, 404
         return render_template("web/error.html", message="This page does not exist."), 404
-
-
-def _optional_blueprint(name: str):
-    """The player and GM blueprints, once their packages exist."""
-    import importlib
-
-    try:
-        return importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
-        return None

@@ -28,4 +28,5 @@ add("de", {
         "Bitte gib die E-Mail-Adresse ein, mit der du spielst.",
     "setup": "in Vorbereitung", "running": "läuft", "paused": "pausiert",
     "finished": "beendet",
+    "Game master": "Spielleitung",
 })

@@ -1,0 +1,148 @@
+"""The GM console in a real browser: headless Chromium against a real server.
+
+The app runs in a thread (werkzeug's server on 127.0.0.1 and a free port) on a
+temporary SQLite file. The GM signs in through a link, creates a game in the
+form, invites two players, starts the game and watches the status board.
+Screenshots of the main pages, narrow and wide, go to test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from flask_migrate import upgrade
+from playwright.sync_api import expect, sync_playwright
+from sqlalchemy import select
+from werkzeug.serving import make_server
+
+from vpsleuth import ROOT, create_app
+from vpsleuth.extensions import db
+from vpsleuth.models import Game, utcnow
+from vpsleuth.schedule import to_local
+from vpsleuth.services import accounts, auth, turns
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+SIZES = {"narrow": {"width": 390, "height": 844}, "wide": {"width": 1280, "height": 900}}
+GM = "grace@example.org"
+
+
+@pytest.fixture
+def gm_live_server(tmp_path):
+    """The app served for real on a free port; yields (app, base URL)."""
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.db'}"})
+    app.instance_path = str(tmp_path / "instance")
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app.config["BASE_URL"] = base
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, base
+    server.shutdown()
+    thread.join()
+    server.server_close()
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def gm_browser_page():
+    """A headless Chromium page; console errors (CSP violations too) and failed
+    responses (but the favicon, which the app does not have) are collected."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES["wide"])
+        page.console_errors, page.failed = [], []
+        page.on("console", lambda msg: msg.type == "error" and "Failed to load resource"
+                not in msg.text and page.console_errors.append(msg.text))
+        page.on("response", lambda r: r.status >= 400 and not r.url.endswith("/favicon.ico")
+                and page.failed.append((r.status, r.url)))
+        yield page
+        browser.close()
+
+
+def shoot(page, url: str, name: str) -> None:
+    """Screenshots of one page at both sizes."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for size, viewport in SIZES.items():
+        page.set_viewport_size(viewport)
+        page.goto(url)
+        page.screenshot(path=str(SCREENSHOTS / f"gm-{name}-{size}.png"), full_page=True)
+    page.set_viewport_size(SIZES["wide"])
+
+
+def test_a_gm_signs_in_creates_a_game_invites_two_players_and_watches_the_board(
+        gm_live_server, gm_browser_page):
+    app, base = gm_live_server
+    page = gm_browser_page
+    with app.app_context():
+        accounts.create_game_master(GM, "Grace")
+        token = auth.issue_token(GM)
+        db.session.commit()
+        first = to_local(utcnow() + timedelta(days=9), "Europe/Berlin")
+
+    page.goto(f"{base}/signin/{token}")  # the link from the sign-in mail
+    page.click("#confirm-sign-in")
+    page.goto(f"{base}/gm/")
+    expect(page.locator("h1")).to_have_text("Your games")
+    page.click("#new-game")
+
+    expect(page.locator("[data-schedule=explicit]")).to_be_hidden()  # gm-console.js
+    page.check("input[name=schedule_kind][value=explicit]")
+    expect(page.locator("[data-schedule=explicit]")).to_be_visible()
+    expect(page.locator("[data-schedule=weekly]")).to_be_hidden()
+    page.check("input[name=schedule_kind][value=weekly]")
+    page.fill("#name", "Winter Gems")
+    page.fill("#first_deadline", first.strftime("%Y-%m-%dT20:00"))
+    page.select_option("#timezone", "Europe/Berlin")
+    page.fill("#first_bonus_round", "4")
+    page.click("#create-game")
+    expect(page.locator("h1.game-title")).to_contain_text("Winter Gems")
+    expect(page.locator(".flash")).to_contain_text("Game created")
+
+    for name, email, language in (("Ada", "ada@example.org", "en"),
+                                  ("Bruno", "bruno@example.org", "de")):
+        page.fill(".invite-form #name", name)
+        page.fill(".invite-form #email", email)
+        page.select_option(".invite-form #language", language)
+        page.click("#invite")
+        expect(page.locator(".flash")).to_contain_text(f"{name} is invited")
+    expect(page.locator(".player-list .player")).to_have_count(2)
+
+    page.once("dialog", lambda dialog: dialog.accept())  # "Start the game now?"
+    page.click("#start-game")
+    expect(page.locator("#turns-in")).to_have_text("0 / 2")
+    expect(page.locator("#deadline")).to_contain_text("20:00")
+
+    with app.app_context():
+        game = db.session.scalar(select(Game).where(Game.name == "Winter Gems"))
+        assert (game.state, game.first_bonus_round, game.game_master_id) == ("running", 4, 1)
+        turns.submit_turn(game.players[0], "QUESTION E blue opal\nTIP A RD1, B YO3",
+                          channel="email")
+        game_id = game.id
+    page.reload()
+    expect(page.locator("#turns-in")).to_have_text("1 / 2")
+    expect(page.locator("table.board tr.in")).to_contain_text("Ada")
+    assert "RD1" not in page.content()
+
+    shoot(page, f"{base}/gm/", "games")
+    shoot(page, f"{base}/gm/games/new", "new-game")
+    shoot(page, f"{base}/gm/games/{game_id}", "game")
+    shoot(page, f"{base}/gm/games/{game_id}/board", "board")
+    shoot(page, f"{base}/gm/games/{game_id}/audit", "audit")
+    shoot(page, f"{base}/gm/outbox", "outbox")
+    shoot(page, f"{base}/gm/games/{game_id}/turn", "turn")
+    page.goto(f"{base}/lang/de?next=/gm/")
+    expect(page.locator("h1")).to_have_text("Deine Partien")
+    shoot(page, f"{base}/gm/games/{game_id}/board", "board-de")
+    shoot(page, f"{base}/gm/games/{game_id}", "game-de")
+    for size in SIZES:
+        assert (SCREENSHOTS / f"gm-board-{size}.png").stat().st_size > 10_000
+    assert page.console_errors == []  # a CSP violation would be one
+    assert page.failed == []

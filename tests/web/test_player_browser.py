@@ -1,0 +1,226 @@
+"""The players' pages in a real browser: headless Chromium against a real server.
+
+The app runs on a werkzeug server in a thread with a SQLite file database;
+Playwright drives Debian's Chromium. Screenshots of the main pages go to
+test-artifacts/screenshots/ at a phone and a desktop size.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+from werkzeug.serving import make_server
+
+from vpsleuth import create_app
+from vpsleuth.extensions import db
+from vpsleuth.rules import Ruleset
+from vpsleuth.schedule import weekly
+from vpsleuth.services import auth, games, resolution, turns
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+SIZES = {"narrow": {"width": 390, "height": 844}, "wide": {"width": 1280, "height": 900}}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """(app, base URL): the app on a real HTTP server, with its own SQLite file."""
+    from flask_migrate import upgrade
+
+    url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'vpsleuth.db'}"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    app.instance_path = str(tmp_path_factory.mktemp("instance"))
+    with app.app_context():
+        upgrade()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app.config["BASE_URL"] = base
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield app, base
+    server.shutdown()
+    thread.join()
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def ctx(live):
+    """An app context of the live app for the test's own setup and checks."""
+    app, _ = live
+    with app.app_context():
+        yield app
+        db.session.remove()
+
+
+def new_game(name: str, rules: Ruleset | None = None):
+    first = (datetime.now(UTC) + timedelta(days=3)).astimezone(ZoneInfo("Europe/Berlin"))
+    game = games.create_game(name, weekly(first.strftime("%Y-%m-%d %H:%M"), "Europe/Berlin"),
+                             rules)
+    for player in ("Ada", "Ben", "Cleo"):
+        games.add_player(game, player, f"{player.lower()}.{game.id}@example.org")
+    games.start_game(game, seed=11)
+    return game
+
+
+def signed_in_page(browser, base: str, email: str, size: str = "wide", **options):
+    """A fresh browser page, signed in by following a sign-in link and confirming."""
+    context = browser.new_context(viewport=SIZES[size], **options)
+    page = context.new_page()
+    token = auth.issue_token(email)
+    db.session.commit()
+    page.goto(f"{base}/signin/{token}")
+    page.click("#confirm-sign-in")
+    page.wait_for_url(f"{base}/")
+    return page
+
+
+def standing_codes(game, name: str) -> dict[str, str]:
+    db.session.expire_all()
+    tips = turns.standing_turn(game.open_round, games.find_player(game, name)).tips
+    return {g.code: loc for g, loc in tips.items()}
+
+
+def test_a_player_signs_in_picks_a_question_and_tips_by_mouse_and_keyboard(live, ctx, browser):
+    _, base = live
+    game = new_game("Browser one")
+    page = signed_in_page(browser, base, f"ada.{game.id}@example.org")
+    page.click(f"text={game.name}")
+    page.click("#enter-turn")
+    page.select_option("#q-place", "E")
+    page.select_option("#q-colour", "B")
+    page.select_option("#q-kind", "O")
+    page.click("label[for=tip-RD1-A]")
+    page.focus("#tip-BP2-none")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#tip-BP2-B")).to_be_checked()
+    page.click("label[for=tip-YO3-X]")
+    expect(page.locator("#tip-count")).to_have_text("3")
+    page.click("#save-turn")
+    expect(page.locator(".flash.ok")).to_contain_text("Your turn for round 1 is saved.")
+    expect(page.locator("#standing-text")).to_have_text(
+        "QUESTION E blue opal\nTIP A RD1\nTIP B BP2\nTIP X YO3\n")
+    expect(page.locator("#tip-BP2-B")).to_be_checked()
+    expect(page.locator("#q-kind")).to_have_value("O")
+    assert standing_codes(game, "Ada") == {"RD1": "A", "BP2": "B", "YO3": "X"}
+
+
+def test_the_script_prevents_a_third_attribute_and_the_server_refuses_one(live, ctx, browser):
+    _, base = live
+    game = new_game("Browser two")
+    page = signed_in_page(browser, base, f"ben.{game.id}@example.org")
+    page.goto(f"{base}/games/{game.id}/turn")
+    page.select_option("#q-place", "A")
+    page.select_option("#q-colour", "R")
+    expect(page.locator("#q-kind")).to_be_enabled()
+    page.select_option("#q-size", "1")
+    expect(page.locator("#q-kind")).to_be_disabled()
+    expect(page.locator("#q-note")).to_be_visible()
+    page.select_option("#q-colour", "")
+    expect(page.locator("#q-kind")).to_be_enabled()
+    page.select_option("#q-colour", "R")
+    page.evaluate("() => { const s = document.getElementById('q-kind');"
+                  " s.disabled = false; s.value = 'D'; }")
+    page.click("#save-turn")
+    expect(page.locator("#question-error")).to_contain_text("at most two attributes")
+    assert standing_codes(game, "Ben") == {}
+
+
+def test_last_rounds_tips_are_prefilled_and_changed_in_round_two(live, ctx, browser):
+    _, base = live
+    game = new_game("Browser three")
+    turns.submit_turn(games.find_player(game, "Cleo"), "TIP A RD1, BP2\nTIP X YO3",
+                      channel="email")
+    resolution.resolve_round(game)
+    page = signed_in_page(browser, base, f"cleo.{game.id}@example.org", size="narrow")
+    page.goto(f"{base}/games/{game.id}/turn")
+    expect(page.locator("#tip-RD1-none")).to_be_checked()
+    page.click("#prefill")
+    expect(page.locator("#prefill-note")).to_be_visible()
+    expect(page.locator("#tip-RD1-A")).to_be_checked()
+    expect(page.locator("#tip-YO3-X")).to_be_checked()
+    page.click("label[for=tip-RD1-C]")
+    page.click("label[for=tip-BP2-none]")
+    page.click("#save-turn")
+    expect(page.locator(".flash.ok")).to_contain_text("round 2 is saved")
+    assert standing_codes(game, "Cleo") == {"RD1": "C", "YO3": "X"}
+
+
+def test_deadlines_are_shown_in_the_browsers_time_zone(live, ctx, browser):
+    _, base = live
+    game = new_game("Browser four")
+    page = signed_in_page(browser, base, f"ada.{game.id}@example.org",
+                          timezone_id="America/New_York")
+    page.goto(f"{base}/games/{game.id}")
+    local = game.open_round.deadline.astimezone(ZoneInfo("America/New_York"))
+    deadline = page.locator(".open-round time.js-local-time")
+    expect(deadline).to_have_class("js-local-time localised")
+    expect(deadline).to_contain_text(local.strftime("%H:%M"))
+    expect(page.locator(".open-round .time-left")).to_contain_text("left")
+
+
+def play_rounds(game, rounds: int) -> None:
+    players = {p.name: p for p in game.players}
+    questions = ["E blue opal", "A cluster", "C red", "G diamond", "B pair"]
+    for n in range(rounds):
+        turns.submit_turn(players["Ada"], f"QUESTION {questions[n % 5]}\nTIP A RD1, BP2\n"
+                          f"TIP X YO3, C GD{n % 3 + 1}", channel="web")
+        turns.submit_turn(players["Ben"], f"QUESTION {questions[(n + 2) % 5]}\nTIP B GO1",
+                          channel="email")
+        if n % 2:
+            turns.submit_turn(players["Cleo"], "QUESTION F yellow pearl\nTIP D YD2",
+                              channel="email")
+        resolution.resolve_round(game)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_screenshots_of_the_main_player_pages(live, ctx, browser, size):
+    _, base = live
+    game = new_game(f"Winter {size}")
+    play_rounds(game, 4)
+    turns.submit_turn(games.find_player(game, "Ada"), "QUESTION D green\nTIP A RD1",
+                      channel="web")
+    page = signed_in_page(browser, base, f"ada.{game.id}@example.org", size=size)
+    problems: list[str] = []  # script errors and Content-Security-Policy refusals
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: problems.append(str(exc)))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pages = {"home": "/", "game": f"/games/{game.id}", "turn": f"/games/{game.id}/turn",
+             "sheet": f"/games/{game.id}/sheet", "report": f"/games/{game.id}/rounds/4",
+             "standings": f"/games/{game.id}/standings", "settings": "/settings"}
+    for name, path in pages.items():
+        response = page.goto(base + path)
+        assert response.status == 200, path
+        target = SHOTS / f"player-{name}-{size}.png"
+        page.screenshot(path=str(target), full_page=True)
+        assert target.stat().st_size > 10_000, name
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= SIZES[size]["width"], f"{name} scrolls sideways"
+    ended = new_game(f"Ended {size}", Ruleset(rounds=2, first_bonus_round=2))
+    games.add_player(ended, "Dora", f"ada.{game.id}@example.org")
+    play_rounds(ended, 2)
+    page.goto(f"{base}/games/{ended.id}/rounds/2")
+    page.click("#reveal button[type=submit]")
+    expect(page.locator("#verify-result")).to_contain_text("It matches")
+    page.go_back()
+    page.screenshot(path=str(SHOTS / f"player-final-report-{size}.png"), full_page=True)
+    page.goto(f"{base}/lang/de?next=/games/{game.id}/turn")
+    expect(page.locator("h1")).to_contain_text("Dein Zug")
+    page.screenshot(path=str(SHOTS / f"player-turn-de-{size}.png"), full_page=True)
+    assert problems == []

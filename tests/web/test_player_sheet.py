@@ -1,0 +1,87 @@
+"""The information sheet: every public answer by placeholder and attribute, own tips per round."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import select
+
+from vpsleuth.extensions import db
+from vpsleuth.models import RoundResult, StandingQuestion
+from vpsleuth.services import games, resolution, turns
+
+
+@pytest.fixture
+def two_rounds(moonstone):
+    """Round 1: Ada asks E blue, Ben asks A cluster diamond. Round 2: Ada asks E blue again."""
+    ada, ben = games.find_player(moonstone, "Ada"), games.find_player(moonstone, "Ben")
+    turns.submit_turn(ada, "QUESTION E blue\nTIP A RD1, BP2\nTIP X YO3", channel="web")
+    turns.submit_turn(ben, "QUESTION A cluster diamond\nTIP C GO1", channel="email")
+    resolution.resolve_round(moonstone)
+    turns.submit_turn(ada, "QUESTION E blue\nTIP B RD1", channel="web")
+    resolution.resolve_round(moonstone)
+    turns.submit_turn(ada, "TIP G GP3", channel="web")
+    return moonstone
+
+
+def answers(round_number: int, game) -> dict[str, int]:
+    rows = db.session.execute(select(StandingQuestion.question, StandingQuestion.answer)
+                              .where(StandingQuestion.round_id == game.round(round_number).id))
+    return dict(rows.all())
+
+
+def cell(page: str, placeholder: str, column: int) -> str:
+    """The text of one cell of the answers matrix (column 0: the first attribute)."""
+    row = re.search(rf'<tr>\s*<th scope="row">{placeholder}</th>(.*?)</tr>', page, re.S).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    return re.sub(r"<[^>]+>", " ", cells[column]).split()
+
+
+def test_the_matrix_lists_each_answer_with_round_and_asker(two_rounds, ada):
+    page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
+    blue_e = cell(page, "E", 1)  # columns: red, blue, green, yellow, diamond, ...
+    assert blue_e == [str(answers(1, two_rounds)["E:B"]), "R1", "Ada",
+                      str(answers(2, two_rounds)["E:B"]), "R2", "Ada"]
+    assert cell(page, "A", 1) == [] and cell(page, "E", 0) == []
+
+
+def test_an_asked_combination_gets_a_column_of_its_own(two_rounds, ada):
+    page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
+    headers = re.findall(r'<th scope="col" class="attr( combo)?">(?:<span class="swatch[^>]*>'
+                         r'</span>)?<span class="full">([^<]+)</span>', page)
+    assert [h for _, h in headers][:10] == ["red", "blue", "green", "yellow", "diamond", "pearl",
+                                            "opal", "solitaire", "pair", "cluster"]
+    assert headers[10] == (" combo", "cluster diamond")
+    assert cell(page, "A", 10) == [str(answers(1, two_rounds)["A:3D"]), "R1", "Ben"]
+
+
+def test_own_tips_are_shown_per_round_with_each_rounds_tip_score_only(two_rounds, ada):
+    page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
+    table = re.search(r'<table class="my-tips".*?</table>', page, re.S).group(0)
+    assert re.findall(r'<th scope="col" class="loc">([^<]+)</th>', table) == ["R1", "R2", "now"]
+    rd1 = re.search(r'RD1</span>.*?</tr>', table, re.S).group(0)
+    assert re.findall(r'<td class="num loc">([^<]*)</td>', rd1) == ["A", "B", ""]
+    gp3 = re.search(r'GP3</span>.*?</tr>', table, re.S).group(0)
+    assert re.findall(r'<td class="num loc">([^<]*)</td>', gp3) == ["", "", "G"]
+    ada_id = games.find_player(two_rounds, "Ada").id
+    scores = [db.session.scalar(select(RoundResult.tip_score).where(
+        RoundResult.round_id == two_rounds.round(n).id, RoundResult.player_id == ada_id))
+        for n in (1, 2)]
+    footer = re.search(r'<tr id="tip-scores">(.*?)</tr>', table, re.S).group(1)
+    assert [f"{s:+d}" for s in scores] == re.findall(r'<td class="num">([+-]\d+)</td>', footer)
+
+
+def test_the_sheet_shows_no_other_players_tips(two_rounds, signed_in):
+    ben = signed_in("ben@example.org")
+    page = ben.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
+    table = re.search(r'<table class="my-tips".*?</table>', page, re.S).group(0)
+    rd1 = re.search(r'RD1</span>.*?</tr>', table, re.S).group(0)
+    assert re.findall(r'<td class="num loc">([^<]*)</td>', rd1) == ["", "", ""]
+    go1 = re.search(r'GO1</span>.*?</tr>', table, re.S).group(0)
+    assert re.findall(r'<td class="num loc">([^<]*)</td>', go1) == ["C", "", ""]
+
+
+def test_before_any_resolution_the_sheet_says_no_round_is_resolved(moonstone, ada):
+    page = ada.get(f"/games/{moonstone.id}/sheet").get_data(as_text=True)
+    assert 'id="no-answers"' in page and "No round has been resolved yet." in page

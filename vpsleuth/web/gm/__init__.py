@@ -1,0 +1,30 @@
+"""The game master's console: /gm pages for GM accounts, each only for its own games.
+
+Every page and action needs a signed-in GM account; a player (or any other
+signed-in address) gets 403 on all of them. Per-game pages also check that the
+game belongs to this GM (services.access.require_gm). Every action calls a
+service, and the services write the audit log.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, request, url_for
+
+from ...services.access import Forbidden
+from ..session import current_viewer
+
+bp = Blueprint("gm", __name__, url_prefix="/gm")
+
+
+@bp.before_request
+def only_game_masters():
+    """Signed-out visitors go to the sign-in page; signed-in non-GMs are refused."""
+    viewer = current_viewer()
+    if viewer is None:
+        return redirect(url_for("auth.signin", next=request.full_path))
+    if not viewer.is_gm:
+        raise Forbidden("only game masters may use these pages")
+    return None
+
+
+from . import board, cli, records, routes, strings  # noqa: E402,F401  (register the routes)

@@ -1,0 +1,23 @@
+"""``vpsleuth gm add``: game master accounts are made from the shell, never on the web."""
+
+from __future__ import annotations
+
+import click
+from flask import current_app
+
+from ...cli import gm_command
+from ...services import accounts
+from . import bp
+
+
+@gm_command(bp.cli, "add")
+@click.argument("email")
+@click.argument("name")
+@click.option("--language", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="The language of the GM's mails.")
+def add_game_master(email: str, name: str, language: str) -> None:
+    """Create a game master account for EMAIL, shown as NAME; it signs in by emailed link."""
+    gm = accounts.create_game_master(email, name, language)
+    base = current_app.config["BASE_URL"].rstrip("/")
+    click.echo(f"Game master {gm.name} <{gm.email}> added (id {gm.id}). "
+               f"Sign in at {base}/signin, then open {base}/gm/.")

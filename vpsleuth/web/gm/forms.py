@@ -1,0 +1,117 @@
+"""The GM's forms: field checks here, game rules in the services and the rules core."""
+
+from __future__ import annotations
+
+import re
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, IntegerField, StringField, TextAreaField
+from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
+
+from ...rules import Ruleset
+from ...schedule import Schedule, ScheduleError, explicit, weekly
+
+# Selects are rendered by the templates (web/gm/_macros.html) from these lists;
+# the fields are plain strings checked with AnyOf.
+LANGUAGES = {"en": "English", "de": "Deutsch"}
+COMMON_ZONES = (
+    "Europe/Berlin", "Europe/Vienna", "Europe/Zurich", "Europe/London", "Europe/Paris",
+    "Europe/Amsterdam", "Europe/Stockholm", "Europe/Helsinki", "America/New_York",
+    "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
+    "America/Sao_Paulo", "Asia/Tokyo", "Australia/Sydney", "Pacific/Auckland", "UTC",
+)
+REQUIRED = "This field is required."
+CHOOSE = "Choose one of the offered values."
+WHOLE = "Give a whole number."
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    """Whole numbers separated by commas or spaces ("3,2,1"); empty gives []."""
+    parts = [p for p in re.split(r"[,\s;]+", text or "") if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ValueError(f"{what} are whole numbers separated by commas, "
+                         f"not {text.strip()!r}") from None
+
+
+class NewGameForm(FlaskForm):
+    """A game: name, language, house rules (RULES.md section 7), reminders, schedule."""
+
+    name = StringField(validators=[InputRequired(REQUIRED), Length(max=120)])
+    language = StringField(default="en", validators=[AnyOf(list(LANGUAGES), CHOOSE)])
+    rounds = IntegerField(default=12, validators=[InputRequired(WHOLE)])
+    first_bonus_round = IntegerField(default=5, validators=[InputRequired(WHOLE)])
+    bonuses = StringField(default="3, 2, 1")
+    points_right = IntegerField(default=1, validators=[InputRequired(WHOLE)])
+    points_wrong = IntegerField(default=-2, validators=[InputRequired(WHOLE)])
+    early_resolution = BooleanField(default=False)
+    reminders = StringField(default="24, 4")
+    schedule_kind = StringField(default="weekly",
+                                validators=[AnyOf(["weekly", "explicit"], CHOOSE)])
+    first_deadline = StringField()
+    every_days = IntegerField(default=7, validators=[Optional()])
+    timezone = StringField(default="Europe/Berlin", validators=[Length(max=64)])
+    timezone_other = StringField(validators=[Length(max=64)])
+    deadlines = TextAreaField()
+
+    def chosen_timezone(self) -> str:
+        """The free-text zone when given, else the one picked from the list."""
+        return (self.timezone_other.data or "").strip() or self.timezone.data
+
+    def ruleset(self) -> Ruleset:
+        """The house rules; raises RulesetError or ValueError with a message for the GM."""
+        bonuses = tuple(_numbers(self.bonuses.data, "bonus values"))
+        return Ruleset(rounds=self.rounds.data, first_bonus_round=self.first_bonus_round.data,
+                       bonuses=bonuses, points_right=self.points_right.data,
+                       points_wrong=self.points_wrong.data,
+                       early_resolution=bool(self.early_resolution.data))
+
+    def reminder_hours(self) -> list[int]:
+        return _numbers(self.reminders.data, "reminder times")
+
+    def schedule(self) -> Schedule:
+        """Weekly from a first deadline, or an explicit list; raises ScheduleError."""
+        zone, every = self.chosen_timezone(), self.every_days.data or 7
+        if self.schedule_kind.data == "explicit":
+            entries = [e.strip() for e in re.split(r"[\n,;]+", self.deadlines.data or "")
+                       if e.strip()]
+            return explicit(entries, zone, every)
+        if not (self.first_deadline.data or "").strip():
+            raise ScheduleError("Give the first deadline (date and time), "
+                                "or choose a list of deadlines.")
+        return weekly(self.first_deadline.data, zone, every)
+
+
+class InviteForm(FlaskForm):
+    """A player to invite by email."""
+
+    name = StringField(validators=[InputRequired(REQUIRED), Length(max=80)])
+    email = StringField(validators=[InputRequired(REQUIRED), Length(max=254)])
+    language = StringField(default="en", validators=[AnyOf(list(LANGUAGES), CHOOSE)])
+
+
+class TurnForm(FlaskForm):
+    """A turn the GM enters for a player, in the turn language."""
+
+    player = StringField(validators=[InputRequired("Choose the player.")])
+    round = IntegerField(validators=[Optional()])  # the round the GM saw open
+    text = TextAreaField(validators=[InputRequired("Write the turn, one command a line.")])
+
+
+class TokenForm(FlaskForm):
+    """A new API token: only a label to tell tokens apart."""
+
+    label = StringField(validators=[Length(max=80)])
+
+
+class TimeForm(FlaskForm):
+    """A new deadline, local time in the game's zone."""
+
+    deadline = StringField(validators=[InputRequired(REQUIRED)])
+
+
+class RoundForm(FlaskForm):
+    """Resolve now: the round the GM saw, so a double submit cannot hit the next one."""
+
+    number = IntegerField(validators=[InputRequired(WHOLE), NumberRange(min=1)])

@@ -1,0 +1,162 @@
+"""What every GM page needs: the GM's game, its players, times in the game's zone."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from flask import Response, flash, g
+
+from ...extensions import db
+from ...i18n import translate
+from ...models import Game, GameMaster, Player, utcnow
+from ...schedule import ScheduleError, format_deadline, to_local
+from ...services import access
+from ...services.errors import NotFound, ServiceError
+from ..session import current_language, current_viewer
+from . import bp
+from .forms import COMMON_ZONES, LANGUAGES
+
+LOCAL_INPUT = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends
+UTC_STAMP = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?\+00:00$")  # audit times
+# English words for stored codes; German in strings.py.
+LABELS = {
+    "channel": {"cli": "command line", "web": "web", "email": "email", "gm": "entered by GM",
+                "api": "API"},
+    "mail": {"pending": "waiting", "sending": "sending", "sent": "sent", "failed": "failed"},
+    "action": {
+        "create_game": "game created", "add_player": "player invited",
+        "withdraw_player": "player withdrawn", "start_game": "game started",
+        "extend_deadline": "deadline extended", "pause_game": "game paused",
+        "resume_game": "game resumed", "resolve_round": "round resolved",
+        "enter_turn": "turn entered", "change_email": "address changed",
+        "view_distribution": "distribution viewed",
+        "outage_deadline_moved": "deadline moved after an outage",
+        "issue_api_token": "API token issued", "revoke_api_token": "API token revoked",
+    },
+}
+
+
+def actor() -> str:
+    """The audit log's name for the signed-in GM: the account's address."""
+    return current_viewer().email
+
+
+def gm_account() -> GameMaster:
+    return db.session.get(GameMaster, current_viewer().gm_id)
+
+
+def gm_game(game_id: int) -> Game:
+    """The game, if it exists and belongs to the signed-in GM (else 404 / 403)."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound("no such game")
+    access.require_gm(current_viewer(), game)
+    g.game = game
+    return game
+
+
+def game_player(game: Game, player_id: int | str | None) -> Player:
+    """A player of this game by id; another game's player is not found here."""
+    player = next((p for p in game.players if str(p.id) == str(player_id)), None)
+    if player is None:
+        raise NotFound(f"no such player in {game.name!r}")
+    return player
+
+
+def say(message: str, category: str = "ok", **values) -> None:
+    """Flash ``message`` in the page language, then fill in ``values``."""
+    text = translate(current_language(), message)
+    flash(text.format(**values) if values else text, category)
+
+
+def refused(exc: ServiceError) -> int:
+    """Undo what the failed action left in the session; its HTTP status."""
+    from .. import STATUS
+
+    db.session.rollback()
+    say(exc.message, "error")
+    return STATUS.get(exc.code, 400)
+
+
+def local_to_utc(text: str, timezone: str) -> datetime:
+    """A datetime-local value ("2027-01-10T20:00") in ``timezone`` as aware UTC.
+
+    Raises ScheduleError with a message for the GM. A local time that does not
+    exist (spring forward) moves forward, as in the schedules (PEP 495, fold=0).
+    """
+    try:
+        naive = datetime.strptime(text.strip().replace(" ", "T", 1), LOCAL_INPUT)
+    except ValueError:
+        raise ScheduleError(f"'{text}' is not a date and time (YYYY-MM-DD HH:MM)") from None
+    return naive.replace(tzinfo=ZoneInfo(timezone), fold=0).astimezone(UTC)
+
+
+def local_input(moment: datetime, timezone: str) -> str:
+    """The value for a datetime-local input showing ``moment`` in ``timezone``."""
+    return to_local(moment, timezone).strftime(LOCAL_INPUT)
+
+
+def time_left(deadline: datetime, lang: str, now: datetime | None = None) -> str:
+    """"2 d 5 h left" / "noch 2 T 5 Std", or "passed"; minutes when under an hour."""
+    left = deadline - (now or utcnow())
+    if left <= timedelta(0):
+        return translate(lang, "passed")
+    days, rest = divmod(int(left.total_seconds()), 86400)
+    hours, minutes = rest // 3600, rest % 3600 // 60
+    d, h, m = (("T", "Std", "Min") if lang == "de" else ("d", "h", "min"))
+    text = (f"{days} {d} {hours} {h}" if days else
+            f"{hours} {h} {minutes} {m}" if hours else f"{max(minutes, 1)} {m}")
+    return f"noch {text}" if lang == "de" else f"{text} left"
+
+
+def audit_details(detail: str, timezone: str = "UTC", lang: str = "en") -> list[tuple[str, str]]:
+    """An audit entry's JSON detail as (key, value) pairs; UTC times shown in ``timezone``."""
+    try:
+        data = json.loads(detail or "{}")
+    except ValueError:
+        return [("", detail)]
+    if not isinstance(data, dict):
+        return [("", str(data))]
+    pairs = []
+    for key, value in data.items():
+        if isinstance(value, str) and UTC_STAMP.match(value):
+            value = format_deadline(datetime.fromisoformat(value), timezone, lang)
+        elif not isinstance(value, str):
+            value = json.dumps(value, separators=(", ", ": "))
+        pairs.append((key, value))
+    return pairs
+
+
+def no_store(response: Response) -> Response:
+    """Secrets (the distribution, a new API token) must not stay in any cache."""
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.context_processor
+def gm_page_helpers() -> dict:
+    """Time formatting in the game's zone and the page language, for GM templates."""
+    lang = current_language()
+
+    def when(moment: datetime | None, timezone: str | None = None) -> str:
+        if moment is None:
+            return ""
+        zone = timezone or (g.game.timezone if "game" in g else "UTC")
+        try:
+            return format_deadline(moment, zone, lang)
+        except ScheduleError:
+            return format_deadline(moment, "UTC", lang)
+
+    def label(kind: str, code: str) -> str:
+        return translate(lang, LABELS[kind].get(code, code))
+
+    def details(detail: str, timezone: str | None = None) -> list[tuple[str, str]]:
+        zone = timezone or (g.game.timezone if "game" in g else "UTC")
+        return audit_details(detail, zone, lang)
+
+    return {"when": when, "time_left": lambda d: time_left(d, lang),
+            "audit_details": details, "label": label, "languages": LANGUAGES,
+            "zones": [(zone, zone) for zone in COMMON_ZONES]}

@@ -1,0 +1,140 @@
+"""The GM's games: the list, a new game, a game's players and its start."""
+
+from __future__ import annotations
+
+from flask import redirect, render_template, request, url_for
+from sqlalchemy import select
+
+from ...extensions import db
+from ...models import Game
+from ...rules import RulesetError
+from ...schedule import Schedule, ScheduleError
+from ...services import games, gm, reports, turns
+from ...services.errors import ServiceError
+from ..session import current_language, current_viewer
+from . import bp
+from .forms import InviteForm, NewGameForm
+from .helpers import actor, game_player, gm_game, refused, say
+
+
+def _report_url(game: Game, number: int) -> str:
+    """The players' report page (the players' blueprint owns it; linked by path)."""
+    return f"/games/{game.id}/rounds/{number}"
+
+
+@bp.get("/")
+def index():
+    """The GM's games, newest first, with the open round and its submissions."""
+    mine = db.session.scalars(select(Game).where(Game.game_master_id == current_viewer().gm_id)
+                              .order_by(Game.id.desc())).all()
+    rows = []
+    for game in mine:
+        live = game.state in ("running", "paused")
+        status = turns.round_status(game) if live else []
+        rows.append((game, game.open_round if live else None,
+                     sum(1 for s in status if s.submitted), len(status)))
+    return render_template("web/gm/index.html", rows=rows)
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game():
+    """Create a game with its house rules, reminders and deadline schedule."""
+    form = NewGameForm()
+    if request.method == "GET":
+        form.language.data = current_language()
+    errors: dict[str, str] = {}
+    if form.validate_on_submit():
+        rules = schedule = hours = None
+        try:
+            rules = form.ruleset()
+        except (RulesetError, ValueError) as exc:
+            errors["rules"] = str(exc)
+        try:
+            hours = form.reminder_hours()
+        except ValueError as exc:
+            errors["reminders"] = str(exc)
+        try:
+            schedule = form.schedule()
+        except ScheduleError as exc:
+            errors["schedule"] = str(exc)
+        if not errors:
+            try:
+                game = games.create_game(form.name.data, schedule, rules,
+                                         language=form.language.data, actor=actor(),
+                                         game_master_id=current_viewer().gm_id,
+                                         reminder_hours=hours)
+            except ServiceError as exc:
+                errors["form"] = exc.message
+            else:
+                say("Game created. Now invite the players.")
+                return redirect(url_for("gm.game", game_id=game.id))
+    status = 400 if request.method == "POST" else 200
+    return render_template("web/gm/new_game.html", form=form, errors=errors), status
+
+
+@bp.get("/games/<int:game_id>")
+def game(game_id: int):
+    """A game: its rules and schedule, its players, the start, its reports."""
+    game = gm_game(game_id)
+    return _game_page(game, InviteForm(language=game.language))
+
+
+def _game_page(game: Game, invite: InviteForm, status: int = 200, **extra):
+    schedule = Schedule.from_json(game.schedule).describe(current_language())
+    done = [(r.number, _report_url(game, r.number)) for r in reports.resolved_rounds(game)]
+    return render_template("web/gm/game.html", game=game, invite=invite, schedule=schedule,
+                           reports=done, **extra), status
+
+
+@bp.post("/games/<int:game_id>/players")
+def invite(game_id: int):
+    """Add a player; the service queues the invitation with a sign-in link."""
+    game = gm_game(game_id)
+    form = InviteForm()
+    if not form.validate():
+        return _game_page(game, form, 400)
+    try:
+        player = games.add_player(game, form.name.data, form.email.data,
+                                  language=form.language.data, actor=actor())
+    except ServiceError as exc:
+        db.session.rollback()
+        return _game_page(game, form, 400, invite_error=exc.message)
+    say("{name} is invited; the invitation is in the outbox.", name=player.name)
+    return redirect(url_for("gm.game", game_id=game.id) + "#players")
+
+
+@bp.post("/games/<int:game_id>/players/<int:player_id>/withdraw")
+def withdraw(game_id: int, player_id: int):
+    game = gm_game(game_id)
+    player = game_player(game, player_id)
+    try:
+        games.withdraw_player(player, actor=actor())
+    except ServiceError as exc:
+        return _game_page(game, InviteForm(language=game.language), refused(exc))
+    say("{name} is withdrawn.", name=player.name)
+    return redirect(url_for("gm.game", game_id=game.id) + "#players")
+
+
+@bp.post("/games/<int:game_id>/players/<int:player_id>/email")
+def change_email(game_id: int, player_id: int):
+    game = gm_game(game_id)
+    player = game_player(game, player_id)
+    try:
+        gm.change_email(player, request.form.get("email", ""), actor=actor())
+    except ServiceError as exc:
+        return _game_page(game, InviteForm(language=game.language), refused(exc))
+    say("{name} now plays as {email}.", name=player.name, email=player.email)
+    return redirect(url_for("gm.game", game_id=game.id) + "#players")
+
+
+@bp.post("/games/<int:game_id>/start")
+def start(game_id: int):
+    """Deal, publish the commitment and open round 1 (the service mails the players)."""
+    game = gm_game(game_id)
+    try:
+        games.start_game(game, actor=actor())
+    except ServiceError as exc:
+        return _game_page(game, InviteForm(language=game.language), refused(exc))
+    say("The game has started and round 1 is open. Commitment (SHA-256): {commitment}",
+        commitment=game.commitment)
+    return redirect(url_for("gm.board", game_id=game.id))

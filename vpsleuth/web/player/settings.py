@@ -1,0 +1,83 @@
+"""The player's settings: mails per game, language, time zone, and API tokens."""
+
+from __future__ import annotations
+
+from zoneinfo import available_timezones
+
+from flask import flash, redirect, render_template, request, url_for
+
+from ...i18n import translate
+from ...models import Player
+from ...services import access, accounts, preferences
+from ...services.errors import Invalid, NotFound
+from ..session import current_language, current_viewer, login_required
+from . import bp
+
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+
+
+def _my_players() -> list[Player]:
+    """The viewer's own player rows, one per game they play in."""
+    viewer = current_viewer()
+    mine = (access.player_in(viewer, g) for g in access.games_of(viewer))
+    return [p for p in mine if p is not None]
+
+
+def _render(players: list[Player], *, status: int = 200, errors: dict | None = None,
+            new_token: tuple[int, str] | None = None, values: dict | None = None):
+    tokens = accounts.api_tokens_of_players({p.id for p in players})
+    page = render_template(
+        "web/player/settings.html", players=players, tokens=tokens, errors=errors or {},
+        new_token=new_token, values=values or {}, languages=LANGUAGE_NAMES,
+        zones=sorted(available_timezones()),
+        names={p.id: p.game.name for p in players})
+    return page, status, {"Cache-Control": "no-store"}
+
+
+@bp.get("/settings")
+@login_required
+def settings():
+    """The settings page: one block per game, then the API tokens."""
+    return _render(_my_players())
+
+
+@bp.post("/settings")
+@login_required
+def save_settings():
+    """Save one game's mail choices, or issue or revoke an API token."""
+    lang = current_language()
+    players = _my_players()
+    by_id = {p.id: p for p in players}
+    action = request.form.get("action")
+    if action == "revoke":
+        try:
+            accounts.revoke_api_token(request.form.get("token_id", type=int) or 0,
+                                      owner_player_ids=set(by_id),
+                                      actor=current_viewer().email)
+        except NotFound:
+            return _render(players, status=404, errors={
+                "tokens": translate(lang, "No such token of yours; it may be revoked already.")})
+        flash(translate(lang, "The token is revoked; programs using it are refused now."), "ok")
+        return redirect(url_for("player.settings") + "#tokens")
+    player = by_id.get(request.form.get("player_id", type=int) or 0)
+    if player is None:
+        return _render(players, status=404, errors={
+            "form": translate(lang, "You do not play in that game.")})
+    if action == "token":
+        _, raw = accounts.issue_api_token(player=player, label=request.form.get("label", ""),
+                                          actor=current_viewer().email)
+        return _render(players, new_token=(player.id, raw))
+    values = {
+        "wants_round_mail": "wants_round_mail" in request.form,
+        "wants_reminders": "wants_reminders" in request.form,
+        "wants_confirmations": "wants_confirmations" in request.form,
+        "language": request.form.get("language", ""),
+        "timezone": request.form.get("timezone", ""),
+    }
+    try:
+        preferences.update_preferences(player, **values)
+    except Invalid as exc:
+        return _render(players, status=400, errors={player.id: exc.message},
+                       values={player.id: values})
+    flash(translate(lang, "Your settings for {} are saved.").format(player.game.name), "ok")
+    return redirect(url_for("player.settings") + f"#game-{player.game_id}")

@@ -1,0 +1,139 @@
+"""The turn form: GET shows the standing turn, POST hands turn-language text to the service."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, url_for
+
+from ...i18n import translate
+from ...models import Game, Player, Round, utcnow
+from ...orders import format_turn
+from ...rules import COLOURS, KINDS, LOCATIONS, PLACEHOLDERS, SIZES, Turn
+from ...services import turns
+from ...services.errors import RoundClosed, TurnRefused, WrongState
+from ..session import current_language, current_viewer, login_required
+from . import bp
+from .common import deadline_of, player_game
+from .turnform import TurnForm, basis_of, gem_rows
+
+MAX_TEXT = 20_000
+
+
+def _closed_reason(game: Game, player: Player, round_: Round | None, lang: str) -> str | None:
+    """Why no turn can be saved now, or None while the round takes turns."""
+    if not player.active:
+        return translate(lang, "The game master has withdrawn you from this game; "
+                               "you can read its pages but send no more turns.")
+    if game.state == "setup":
+        return translate(lang, "The game has not started yet; round 1 opens when it starts.")
+    if game.state == "finished":
+        return translate(lang, "The game has ended; no more turns.")
+    if game.state == "paused":
+        return translate(lang, "The game master has paused the game; "
+                               "turns are taken again when it resumes.")
+    if round_ is None:
+        return translate(lang, "No round is open right now.")
+    if utcnow() >= round_.deadline:
+        return translate(lang, "The deadline of round {} has passed; the round is being "
+                               "resolved and round {} opens with the report.").format(
+            round_.number, round_.number + 1)
+    return None
+
+
+def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, status: int = 200,
+            line_errors=(), problem: str | None = None, pasted: str = "",
+            prefilled: bool | None = None):
+    lang = current_language()
+    round_ = game.open_round
+    last = next((r for r in turns.round_status(game) if r.player.id == player.id), None)
+    previous = game.round(round_.number - 1) if round_ is not None else None
+    page = render_template(
+        "web/player/turn.html", game=game, player=player, round=round_, form=form,
+        deadline=deadline_of(round_, game, player) if round_ else None,
+        closed=_closed_reason(game, player, round_, lang), basis=basis_of(standing),
+        standing_text=None if standing.is_empty else format_turn(
+            standing.question, standing.tips, lang),
+        last=last if last is not None and last.last_at else None,
+        previous=previous, prefilled=prefilled, line_errors=list(line_errors),
+        problem=problem, pasted=pasted, rows=gem_rows(), locations=LOCATIONS,
+        placeholders=PLACEHOLDERS, colours=COLOURS, kinds=KINDS, sizes=SIZES,
+        max_text=MAX_TEXT)
+    return page, status
+
+
+@bp.get("/games/<int:game_id>/turn")
+@login_required
+def turn(game_id: int):
+    """The turn form for the open round, showing the turn standing now."""
+    game, player = player_game(game_id)
+    round_ = game.open_round
+    standing = turns.standing_turn(round_, player) if round_ is not None else Turn()
+    if request.args.get("prefill") == "last" and round_ is not None and round_.number > 1:
+        last_tips = turns.standing_turn(game.round(round_.number - 1), player).tips
+        form = TurnForm.from_turn(standing, tips=last_tips)
+        return _render(game, player, form, standing, prefilled=bool(last_tips))
+    return _render(game, player, TurnForm.from_turn(standing), standing)
+
+
+@bp.post("/games/<int:game_id>/turn")
+@login_required
+def save_turn(game_id: int):
+    """Save the grid (``action=save``) or a pasted turn (``action=text``)."""
+    game, player = player_game(game_id)
+    lang = current_language()
+    round_ = game.open_round
+    standing = turns.standing_turn(round_, player) if round_ is not None else Turn()
+    posted_round = request.form.get("round", type=int)
+    if request.form.get("action") == "text":
+        return _save_text(game, player, standing, posted_round)
+    form = TurnForm.from_post(request.form, lang)
+    if form.errors:
+        problem = translate(lang, "Your turn was not saved; please correct the marked fields.")
+        return _render(game, player, form, standing, status=422, problem=problem)
+    if posted_round is None:
+        problem = translate(lang, "This form is incomplete or out of date; please reload the page.")
+        return _render(game, player, form, standing, status=400, problem=problem)
+    if round_ is None or posted_round != round_.number:
+        # A form for a round that is over: the service refuses it, naming the open round.
+        return _submit(game, player, form.to_text(Turn(), lang), posted_round, form, standing)
+    if request.form.get("basis") != basis_of(standing):
+        problem = translate(lang, "Your turn was changed elsewhere (by email or by the game "
+                                  "master) since you opened this page. Your entries are kept "
+                                  "below; the turn standing now is shown as text. Check and "
+                                  "save again.")
+        return _render(game, player, form, standing, status=409, problem=problem)
+    text = form.to_text(standing, lang)
+    if not text:
+        flash(translate(lang, "Nothing to save: choose a question or place tips first."), "info")
+        return redirect(url_for("player.turn", game_id=game.id))
+    return _submit(game, player, text, posted_round, form, standing)
+
+
+def _save_text(game: Game, player: Player, standing: Turn, posted_round: int | None):
+    lang = current_language()
+    text = request.form.get("text", "")
+    form = TurnForm.from_turn(standing)
+    if not text.strip() or len(text) > MAX_TEXT:
+        problem = translate(lang, "Paste a turn in the turn language first (at most {} "
+                                  "characters).").format(MAX_TEXT)
+        return _render(game, player, form, standing, status=422, problem=problem, pasted=text)
+    return _submit(game, player, text, posted_round, form, standing, pasted=text)
+
+
+def _submit(game: Game, player: Player, text: str, posted_round: int | None, form: TurnForm,
+            standing: Turn, pasted: str = ""):
+    """Hand the text to the service; on refusal show why and keep what was entered."""
+    lang = current_language()
+    try:
+        sub = turns.submit_turn(player, text, channel="web", entered_by=current_viewer().email,
+                                round_number=posted_round)
+    except TurnRefused as exc:
+        problem = translate(lang, "Your turn was not applied; nothing of it counts. "
+                                  "Please fix these lines:")
+        return _render(game, player, form, standing, status=422, line_errors=exc.errors,
+                       problem=problem, pasted=pasted)
+    except (RoundClosed, WrongState) as exc:
+        return _render(game, player, form, turns.standing_turn(game.open_round, player)
+                       if game.open_round is not None else Turn(), status=409,
+                       problem=exc.message, pasted=pasted)
+    flash(translate(lang, "Your turn for round {} is saved.").format(sub.round.number), "ok")
+    return redirect(url_for("player.turn", game_id=game.id) + "#saved")
