@@ -1,5 +1,112 @@
-"""Scheduled jobs, declared as data; each only calls services."""
+"""Scheduled jobs, declared as data with stable ids; each only calls services.
+
+Every job takes the app (and, for tests, the time) and does its work in an app
+context of its own, so jobs may run in parallel threads or processes. Nothing
+here decides whether a round is due: that is derived from stored deadlines, so
+a missed or repeated tick does no harm. vpsleuth/scheduler.py runs them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from flask import Flask
+
+from .models import utcnow
+
+log = logging.getLogger(__name__)
 
 
-def init_app(app) -> None:
-    """Register the scheduler's CLI commands."""
+def resolve_rounds(app: Flask, now: datetime | None = None) -> list:
+    """Apply the outage rule, then resolve every round that is due (exactly once each)."""
+    from .services import heartbeat, resolution
+
+    with app.app_context():
+        now = now or utcnow()
+        resolution.apply_outage_rule(now, heartbeat.last_heartbeat())
+        done = resolution.resolve_due(now)
+        for round_ in done:
+            log.info("resolved round %d of game %d", round_.number, round_.game_id)
+        return [(r.game_id, r.number) for r in done]
+
+
+def send_reminders(app: Flask, now: datetime | None = None) -> int:
+    """Remind players with no turn yet, per their game's lead times."""
+    from .services import reminders
+
+    with app.app_context():
+        return len(reminders.send_reminders(now or utcnow()))
+
+
+def send_outbox(app: Flask, now: datetime | None = None) -> int:
+    """Send the mails whose time has come (nothing without a MAIL_SERVER)."""
+    from .mail import outbox
+
+    with app.app_context():
+        sent = outbox.send_due(now or utcnow())
+        if sent:
+            log.info("sent %d mails", sent)
+        return sent
+
+
+def poll_imap(app: Flask, now: datetime | None = None) -> object:
+    """Fetch new mail from the IMAP mailbox, if IMAP_HOST is configured."""
+    if not app.config.get("IMAP_HOST"):
+        return None
+    from .mail.inbound.imap import poll_imap as poll  # it opens its own app context
+
+    return poll(app)
+
+
+def beat(app: Flask, now: datetime | None = None) -> datetime:
+    """Record the heartbeat; a deadline missed during downtime is moved on first."""
+    from .services import heartbeat, resolution
+
+    with app.app_context():
+        now = now or utcnow()
+        # Before the heartbeat is refreshed, or the outage would go unnoticed.
+        resolution.apply_outage_rule(now, heartbeat.last_heartbeat())
+        heartbeat.record_heartbeat(now)
+        return now
+
+
+@dataclass(frozen=True)
+class Job:
+    """One periodic job: a stable id, what it runs, and every how many ticks."""
+
+    id: str
+    func: Callable[[Flask, datetime | None], object]
+    description: str
+    ticks: int = 1
+
+
+JOBS: tuple[Job, ...] = (
+    Job("resolve-due-rounds", resolve_rounds, "Resolve rounds whose deadline has passed"),
+    Job("send-reminders", send_reminders, "Remind players with no turn yet", ticks=2),
+    Job("send-outbox", send_outbox, "Send mail from the outbox"),
+    Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),
+    Job("heartbeat", beat, "Record that the scheduler is alive"),
+)
+
+
+def run_all(app: Flask, now: datetime | None = None) -> dict[str, object]:
+    """Run every job once, in order (``vpsleuth scheduler --once``, cron, tests)."""
+    results = {}
+    for job in JOBS:
+        try:
+            results[job.id] = job.func(app, now)
+        except Exception:  # one failing job must not stop the others
+            log.exception("job %s failed", job.id)
+            results[job.id] = None
+    return results
+
+
+def init_app(app: Flask) -> None:
+    """Register the scheduler's CLI commands: ``vpsleuth scheduler`` and ``vpsleuth serve``."""
+    from .scheduler import scheduler_command, serve_command
+
+    app.cli.add_command(scheduler_command)
+    app.cli.add_command(serve_command)

@@ -6,6 +6,7 @@ Every function only queues; the service that calls it commits.
 from __future__ import annotations
 
 from flask import current_app
+from markupsafe import Markup
 
 from ..models import Game, Player, Round
 from ..orders import LineError, format_turn
@@ -45,12 +46,18 @@ def invitation(player: Player, token: str, gm_name: str | None = None) -> None:
 
 
 def round_opened(game: Game, round_: Round) -> None:
+    deadlines: dict[tuple[str, str], str] = {}  # by zone and language
+    mails = []
     for player in game.active_players:
         if player.wants_round_mail:
-            outbox.queue("round_opened", player.email, "round_opened", player.language,
-                         game=game, player=player, round=round_,
-                         deadline=_deadline(player, round_),
-                         turn_template=turn_template(player, round_, Turn()))
+            key = (player.timezone or game.timezone, player.language)
+            if key not in deadlines:
+                deadlines[key] = _deadline(player, round_)
+            mails.append(outbox.message(
+                "round_opened", player.email, "round_opened", player.language, game=game,
+                player=player, round=round_, deadline=deadlines[key],
+                turn_template=turn_template(player, round_, Turn())))
+    outbox.queue_all(mails)
 
 
 def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
@@ -78,24 +85,49 @@ def reminder(player: Player, round_: Round, hours: int) -> None:
                  turn_template=turn_template(player, round_))
 
 
+class _EscapedOnce(str):
+    """A text many mails embed: HTML-escaped once, not once per mail.
+
+    Plain-text templates print it as it is; HTML templates ask for ``__html__``.
+    """
+
+    def __html__(self) -> Markup:
+        html = self.__dict__.get("html")
+        if html is None:
+            html = self.__dict__["html"] = Markup.escape(str(self))
+        return html
+
+
 def round_report(game: Game, round_: Round) -> None:
     """The report to every player (reports cannot be turned off)."""
     from ..services import reports
 
-    built: dict[str, reports.RoundReport] = {}
+    # everyone but the players withdrawn before the round opened
+    readers = [p for p in game.players
+               if p.active or not p.withdrawn_at or p.withdrawn_at >= round_.opened_at]
+    if not readers:
+        return
+    # One report per language, one text per language and zone, not one per player.
+    built = reports.build_reports(game, round_.number, {p.language for p in readers})
     texts: dict[tuple[str, str], str] = {}
-    for player in game.players:
-        if not player.active and player.withdrawn_at and player.withdrawn_at < round_.opened_at:
-            continue
+    # Rendered once per language and zone too, unless the templates read the player.
+    shared = {lang: "player" not in (outbox.reads("report", lang) or {"player"})
+              for lang in built}
+    rendered: dict[tuple[str, str], tuple[str, str, str]] = {}
+    mails = []
+    for player in readers:
         lang, tz = player.language, player.timezone or game.timezone
-        if lang not in built:  # one report per language, one text per language and zone
-            built[lang] = reports.build_report(game, round_.number, lang)
         rep = built[lang]
         if (lang, tz) not in texts:
-            texts[(lang, tz)] = reports.render_text(rep, tz, lang)
-        text = texts[(lang, tz)]
-        outbox.queue("final_report" if rep.final else "report", player.email, "report",
-                     player.language, game=game, player=player, report=rep, report_text=text)
+            texts[(lang, tz)] = _EscapedOnce(reports.render_text(rep, tz, lang))
+        mail = outbox.message(
+            "final_report" if rep.final else "report", player.email, "report",
+            player.language, game=game, player=player, report=rep,
+            report_text=texts[(lang, tz)], rendered=rendered.get((lang, tz)))
+        if shared[lang]:
+            rendered[(lang, tz)] = (mail["subject"], mail["body_text"], mail["body_html"])
+        mails.append(mail)
+    outbox.queue_all(mails)
 
 
 _MOVED = {

@@ -4,6 +4,8 @@ queue() only adds a row to the session; the caller's commit makes the mail and
 its cause durable together. send_due() claims pending rows one by one with a
 conditional UPDATE, so any number of senders never send a row twice, and SMTP
 being down only delays mail: each failure backs off (1 min, 2, 4, ... 6 h).
+Every status change after a claim is conditional too, so a sender that fails
+never undoes what another sender did.
 """
 
 from __future__ import annotations
@@ -15,19 +17,22 @@ import uuid
 from datetime import datetime, timedelta
 
 from flask import current_app, render_template
-from flask_mail import Message
-from sqlalchemy import select, update
+from flask_mail import Connection, Message
+from jinja2 import meta
+from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
-from ..extensions import db, mail
+from ..extensions import db
 from ..i18n import translator
 from ..models import Game, OutboxMessage, Player, utcnow
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
 STALE_CLAIM = timedelta(minutes=10)
+STATUSES = ("pending", "sending", "sent", "failed")
 
 
 def message_domain() -> str:
+    """The domain of our Message-IDs: the one of REPLY_ADDRESS."""
     return current_app.config["REPLY_ADDRESS"].rpartition("@")[2] or "localhost"
 
 
@@ -47,22 +52,71 @@ def render(template: str, lang: str, **context) -> tuple[str, str, str]:
     return first.removeprefix("Subject: ").strip(), body.lstrip("\n"), html
 
 
-def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
-          player: Player | None = None, auto: bool = True, **context) -> OutboxMessage:
-    """Add a rendered mail to the session (committed with the caller's transaction)."""
+def reads(template: str, lang: str) -> frozenset[str] | None:
+    """The names a mail's templates read (with what they extend, include or import).
+
+    None when that cannot be known (a template named by a variable). A mail
+    whose templates do not read ``player`` is the same for every player.
+    """
+    lang = lang if lang in ("en", "de") else "en"
+    env = current_app.jinja_env
+    known = current_app.extensions.setdefault("vpsleuth_mail_reads", {})
+    if (template, lang) in known and not env.auto_reload:
+        return known[(template, lang)]
+    names: set[str] | None = set()
+    todo, seen = [f"email/{lang}/{template}.txt", f"email/{lang}/{template}.html"], set()
+    while todo and names is not None:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            tree = env.parse(env.loader.get_source(env, name)[0])
+            names |= meta.find_undeclared_variables(tree)
+            refs = list(meta.find_referenced_templates(tree))
+            names = None if None in refs else names
+            todo += [r for r in refs if r is not None]
+    known[(template, lang)] = None if names is None else frozenset(names)
+    return known[(template, lang)]
+
+
+def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
+            player: Player | None = None, auto: bool = True,
+            rendered: tuple[str, str, str] | None = None, **context) -> dict:
+    """The column values of one rendered mail: what queue() stores, for queue_all().
+
+    ``rendered``: the (subject, text, html) of this very mail to another player,
+    to reuse when its templates do not read ``player`` (see reads()).
+    """
     from .keys import reply_address
 
-    subject, text, html = render(template, lang, game=game, player=player, **context)
+    subject, text, html = rendered or render(template, lang, game=game, player=player,
+                                             **context)
     headers = {"Auto-Submitted": "auto-generated"} if auto else {}
     if player is not None:
         headers["Reply-To"] = reply_address(player)
-    msg = OutboxMessage(
+    return dict(
         kind=kind, game_id=game.id if game else None, player_id=player.id if player else None,
         to_addr=to, subject=subject, body_text=text, body_html=html,
         headers=json.dumps(headers), message_id=f"<{uuid.uuid4().hex}.{kind}@{message_domain()}>",
     )
+
+
+def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
+          player: Player | None = None, auto: bool = True, **context) -> OutboxMessage:
+    """Add a rendered mail to the session (committed with the caller's transaction)."""
+    msg = OutboxMessage(**message(kind, to, template, lang, game=game, player=player,
+                                  auto=auto, **context))
     db.session.add(msg)
     return msg
+
+
+def queue_all(messages: list[dict]) -> None:
+    """Write many mails made by message() with one multi-row INSERT, in the caller's transaction.
+
+    For mails to every player of a game: thousands of ORM objects would cost more
+    than rendering them.
+    """
+    if messages:
+        db.session.execute(insert(OutboxMessage), messages)
 
 
 def sending_enabled() -> bool:
@@ -71,13 +125,37 @@ def sending_enabled() -> bool:
         "MAIL_SUPPRESS_SEND")
 
 
-def _as_message(row: OutboxMessage) -> Message:
+def messages(status: str | None = None, limit: int = 50) -> list[OutboxMessage]:
+    """The newest mails of the outbox, optionally of one status, newest first."""
+    query = select(OutboxMessage).order_by(OutboxMessage.id.desc()).limit(limit)
+    if status is not None:
+        query = query.where(OutboxMessage.status == status)
+    return list(db.session.scalars(query))
+
+
+def as_message(row: OutboxMessage) -> Message:
+    """The Flask-Mail message for a row, with our own Message-ID."""
     headers = json.loads(row.headers)
     reply_to = headers.pop("Reply-To", None)
     msg = Message(subject=row.subject, recipients=[row.to_addr], body=row.body_text,
                   html=row.body_html, reply_to=reply_to, extra_headers=headers or None)
     msg.msgId = row.message_id
     return msg
+
+
+class _Connection(Connection):
+    """Flask-Mail's connection with a timeout, so a hanging server cannot stall a job."""
+
+    def configure_host(self) -> smtplib.SMTP:
+        timeout = float(current_app.config.get("MAIL_TIMEOUT") or 60)
+        cls = smtplib.SMTP_SSL if self.mail.use_ssl else smtplib.SMTP
+        host = cls(self.mail.server, self.mail.port, timeout=timeout)
+        host.set_debuglevel(int(self.mail.debug))
+        if self.mail.use_tls:
+            host.starttls()
+        if self.mail.username and self.mail.password:
+            host.login(self.mail.username, self.mail.password)
+        return host
 
 
 def _claim(row_id: int, now: datetime) -> bool:
@@ -103,53 +181,109 @@ def release_stale_claims(now: datetime) -> int:
     return done.rowcount
 
 
+def retry_now(now: datetime, *, failed: bool = False) -> int:
+    """Make every pending mail (and with ``failed`` every failed one) due at ``now``.
+
+    For the GM after the mail server is repaired; attempts are kept.
+    """
+    statuses = ("pending", "failed") if failed else ("pending",)
+    done = db.session.execute(
+        update(OutboxMessage).where(OutboxMessage.status.in_(statuses))
+        .values(status="pending", next_attempt_at=now)
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    return done.rowcount
+
+
+def is_due(now: datetime) -> ColumnElement[bool]:
+    """Pending, and never tried or its back-off over.
+
+    A new mail is due at once, whatever the clocks of the processes that queue
+    and send it say; next_attempt_at only counts after a failed attempt.
+    """
+    return and_(OutboxMessage.status == "pending",
+                or_(OutboxMessage.attempts == 0, OutboxMessage.next_attempt_at <= now))
+
+
 def send_due(now: datetime | None = None, limit: int = 200) -> int:
     """Send pending mails whose time has come; returns how many were sent."""
     if not sending_enabled():
         return 0
     now = now or utcnow()
     release_stale_claims(now)
-    ids = db.session.scalars(select(OutboxMessage.id).where(
-        OutboxMessage.status == "pending", OutboxMessage.next_attempt_at <= now)
-        .order_by(OutboxMessage.id).limit(limit)).all()
-    sent = 0
+    ids = db.session.scalars(select(OutboxMessage.id).where(is_due(now))
+                             .order_by(OutboxMessage.id).limit(limit)).all()
     if not ids:
         return 0
+    sent, current = 0, None
     try:
-        with mail.connect() as conn:
+        with _Connection(current_app.extensions["mail"]) as conn:
             for row_id in ids:
-                sent += _send_one(conn, row_id, now)
+                if not _claim(row_id, now):
+                    continue  # another sender has it
+                current = row_id
+                sent += _send_claimed(conn, row_id, now)
+                current = None
     except (OSError, smtplib.SMTPException) as exc:
         # Could not connect, or the connection broke: what is left waits and backs off.
         db.session.rollback()
         log.warning("SMTP unavailable after %d sent: %s", sent, exc)
-        for row in db.session.scalars(select(OutboxMessage).where(
-                OutboxMessage.id.in_(ids), OutboxMessage.status.in_(("pending", "sending")))):
-            _failed(row, now, f"SMTP unavailable: {exc}")
+        error = f"SMTP unavailable: {exc}"
+        if current is not None:
+            _back_off(current, now, error, claimed=True)
+        for row_id in ids:
+            if row_id != current:
+                _back_off(row_id, now, error, claimed=False)
         db.session.commit()
     return sent
 
 
-def _send_one(conn, row_id: int, now: datetime) -> int:
-    if not _claim(row_id, now):
-        return 0  # another sender has it
+def _send_claimed(conn: Connection, row_id: int, now: datetime) -> int:
+    """Send one row this sender has claimed; 1 if it went out."""
     row = db.session.get(OutboxMessage, row_id)
     try:
-        conn.send(_as_message(row))
+        conn.send(as_message(row))
     except smtplib.SMTPRecipientsRefused as exc:
-        row.attempts += 1
-        row.status, row.last_error = "failed", f"recipient refused: {exc}"[:2000]
+        codes = [code for code, _ in exc.recipients.values()]
+        if codes and all(code >= 500 for code in codes):
+            _mark(row_id, "sending", status="failed", attempts=row.attempts + 1,
+                  last_error=f"recipient refused: {exc.recipients}"[:2000])
+        else:  # a temporary refusal (greylisting, full mailbox): try again later
+            _back_off(row_id, now, f"recipient deferred: {exc.recipients}", claimed=True)
         db.session.commit()
         return 0
-    row.status, row.sent_at = "sent", now
-    row.attempts += 1
+    _mark(row_id, "sending", status="sent", sent_at=now, attempts=row.attempts + 1)
     db.session.commit()
     return 1
 
 
-def _failed(row: OutboxMessage, now: datetime, error: str) -> None:
-    row.attempts += 1
-    row.last_error = error[:2000]
+def _mark(row_id: int, expected: str, **values) -> bool:
+    """Change a row only if it still has the status this sender saw."""
+    done = db.session.execute(
+        update(OutboxMessage).where(OutboxMessage.id == row_id,
+                                    OutboxMessage.status == expected)
+        .values(**values).execution_options(synchronize_session=False))
+    return done.rowcount == 1
+
+
+def backoff(attempts: int) -> timedelta:
+    """The wait after the ``attempts``-th failure: 1 min, 2, 4, ... at most 6 h."""
+    return min(timedelta(minutes=2 ** min(attempts - 1, 20)), MAX_BACKOFF)
+
+
+def _back_off(row_id: int, now: datetime, error: str, *, claimed: bool) -> None:
+    """Count a failed attempt; a row another sender sent meanwhile is left alone."""
+    row = db.session.get(OutboxMessage, row_id, populate_existing=True)
+    if row is None:
+        return
+    attempts = row.attempts + 1
     limit = current_app.config["OUTBOX_MAX_ATTEMPTS"]
-    row.status = "failed" if row.attempts >= limit else "pending"
-    row.next_attempt_at = now + min(timedelta(minutes=2 ** (row.attempts - 1)), MAX_BACKOFF)
+    db.session.execute(
+        update(OutboxMessage).where(
+            OutboxMessage.id == row_id,
+            OutboxMessage.status == ("sending" if claimed else "pending"),
+            OutboxMessage.attempts == row.attempts)
+        .values(attempts=attempts, last_error=error[:2000],
+                status="failed" if attempts >= limit else "pending",
+                next_attempt_at=now + backoff(attempts))
+        .execution_options(synchronize_session=False))

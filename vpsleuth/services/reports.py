@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
@@ -63,6 +64,12 @@ def resolved_rounds(game: Game) -> list[Round]:
 
 def build_report(game: Game, number: int | None = None, lang: str = "en") -> RoundReport:
     """The report of round ``number`` (default: the latest resolved round)."""
+    return build_reports(game, number, (lang,))[lang]
+
+
+def build_reports(game: Game, number: int | None = None,
+                  langs: Iterable[str] = ("en",)) -> dict[str, RoundReport]:
+    """The report of one round in each of ``langs``, reading the database once for all."""
     done = resolved_rounds(game)
     if not done:
         raise NotFound(f"no round of {game.name!r} has been resolved yet")
@@ -70,32 +77,44 @@ def build_report(game: Game, number: int | None = None, lang: str = "en") -> Rou
     if round_ is None:
         raise NotFound(f"round {number} of {game.name!r} has not been resolved")
     names = {p.id: p.name for p in game.players}
-    results = db.session.scalars(select(RoundResult).where(RoundResult.round_id == round_.id)
-                                 .order_by(RoundResult.rank, RoundResult.player_id)).all()
-    asked = db.session.scalars(select(StandingQuestion).where(
-        StandingQuestion.round_id == round_.id).join(Player).order_by(Player.name)).all()
-    questions = []
-    for q in asked:
-        question = Question.from_codes(q.question)
-        questions.append(AskedQuestion(
-            names[q.player_id], question.placeholder,
-            "".join(a.code for a in question.attributes), question.text(lang), q.answer))
+    # Rows of columns, not objects: a big game has a thousand of each.
+    results = db.session.execute(select(
+        RoundResult.player_id, RoundResult.submitted, RoundResult.tip_score, RoundResult.bonus,
+        RoundResult.points, RoundResult.total, RoundResult.rank)
+        .where(RoundResult.round_id == round_.id)
+        .order_by(RoundResult.rank, RoundResult.player_id)).all()
+    asked = db.session.execute(select(
+        StandingQuestion.player_id, StandingQuestion.question, StandingQuestion.answer)
+        .where(StandingQuestion.round_id == round_.id).join(Player).order_by(Player.name)).all()
+    history = _history(game, [r for r in done if r.number <= round_.number], names)
     nxt = game.round(round_.number + 1)
     final = game.state == "finished" and round_ is done[-1]
     top = min((r.rank for r in results), default=None)
-    return RoundReport(
-        game=game.name, round=round_.number, rounds=game.rounds,
-        resolved_at=round_.resolved_at, bonus_round=game.ruleset.is_bonus_round(round_.number),
-        questions=questions,
-        rows=[ReportRow(names[r.player_id], r.submitted, r.tip_score, r.bonus, r.points,
-                        r.total, r.rank) for r in results],
-        history=_history(game, [r for r in done if r.number <= round_.number], names),
-        next_deadline=nxt.deadline if nxt else None, final=final,
-        commitment=game.commitment or "",
-        winners=[names[r.player_id] for r in results if final and r.rank == top],
-        distribution=game.secret.distribution if final else None,
-        salt=game.secret.salt if final else None,
-    )
+    reports = {}
+    for lang in langs:
+        questions = []
+        worded: dict[str, tuple[str, str, str]] = {}  # many players ask the same question
+        for player_id, codes, answer in asked:
+            if codes not in worded:
+                question = Question.from_codes(codes)
+                worded[codes] = (question.placeholder,
+                                 "".join(a.code for a in question.attributes),
+                                 question.text(lang))
+            questions.append(AskedQuestion(names[player_id], *worded[codes], answer))
+        reports[lang] = RoundReport(
+            game=game.name, round=round_.number, rounds=game.rounds,
+            resolved_at=round_.resolved_at,
+            bonus_round=game.ruleset.is_bonus_round(round_.number), questions=questions,
+            rows=[ReportRow(names[r.player_id], r.submitted, r.tip_score, r.bonus, r.points,
+                            r.total, r.rank) for r in results],
+            history={name: list(totals) for name, totals in history.items()},
+            next_deadline=nxt.deadline if nxt else None, final=final,
+            commitment=game.commitment or "",
+            winners=[names[r.player_id] for r in results if final and r.rank == top],
+            distribution=game.secret.distribution if final else None,
+            salt=game.secret.salt if final else None,
+        )
+    return reports
 
 
 def _history(game: Game, rounds: list[Round], names: dict[int, str]) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 
 from ..extensions import db
 from ..mail import notify
@@ -70,10 +70,17 @@ def round_turns(round_: Round) -> tuple[dict[int, Turn], dict[int, StandingQuest
     questions = {q.player_id: q for q in db.session.scalars(
         select(StandingQuestion).where(StandingQuestion.round_id == round_.id))}
     tips: dict[int, dict] = {}
-    for t in db.session.scalars(select(StandingTip).where(StandingTip.round_id == round_.id)):
-        tips.setdefault(t.player_id, {})[GEM_BY_CODE[t.gem]] = t.location
+    # Columns, not objects: a big game has tens of thousands of tips a round.
+    for player_id, gem, location in db.session.execute(select(
+            StandingTip.player_id, StandingTip.gem, StandingTip.location)
+            .where(StandingTip.round_id == round_.id)):
+        tips.setdefault(player_id, {})[GEM_BY_CODE[gem]] = location
+    asked: dict[str, Question] = {}
+    for q in questions.values():
+        if q.question not in asked:
+            asked[q.question] = Question.from_codes(q.question)
     players = set(questions) | set(tips)
-    turns = {p: Turn(Question.from_codes(questions[p].question) if p in questions else None,
+    turns = {p: Turn(asked[questions[p].question] if p in questions else None,
                      tips.get(p, {})) for p in players}
     return turns, questions
 
@@ -92,17 +99,20 @@ def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
     turns, questions = round_turns(round_)
     active = [p.id for p in game.active_players]
     outcome = resolve(round_.number, turns, active, distribution, game.ruleset)
+    answers: dict[str, int] = {}  # many players ask the same question
     for q in questions.values():
-        q.answer = Question.from_codes(q.question).answer(distribution)
+        if q.question not in answers:
+            answers[q.question] = Question.from_codes(q.question).answer(distribution)
+        q.answer = answers[q.question]
     before = _previous_totals(game, round_)
     totals = {p: before.get(p, 0) + r.points for p, r in outcome.results.items()}
     ranks = competition_ranks(totals)
-    for p, r in outcome.results.items():
-        db.session.add(RoundResult(
+    if outcome.results:  # one multi-row INSERT rather than an ORM object per player
+        db.session.execute(insert(RoundResult), [dict(
             round_id=round_.id, player_id=p, submitted=r.submitted,
             tips=len(turns[p].tips) if p in turns else 0, correct=r.correct, wrong=r.wrong,
             tip_score=r.tip_score, bonus=r.bonus, points=r.points, total=totals[p],
-            rank=ranks[p]))
+            rank=ranks[p]) for p, r in outcome.results.items()])
     round_.state, round_.resolved_at = "resolved", now
     if outcome.game_over:
         game.state, game.finished_at = "finished", now
