@@ -1,0 +1,150 @@
+"""The paths of openapi.json, as data: one entry per route of the blueprint.
+
+A test checks that this list and the blueprint's routes are the same, and every
+response in the API tests is validated against it.
+"""
+
+from __future__ import annotations
+
+from .inputs import MAX_ID
+from .spec_schemas import ref
+
+_ERRORS = {
+    400: ("Invalid", "invalid request: a field is missing, of the wrong type or breaks a rule"),
+    401: ("Unauthorized", "no API token, or one that is unknown or revoked"),
+    403: ("Forbidden", "the token's owner may not do this"),
+    404: ("NotFound", "no such game, player or round among the caller's games"),
+    409: ("Conflict", "the game or round is not in a state that allows this "
+                      "(wrong_state, round_closed)"),
+    422: ("TurnRefused", "the turn has bad lines; nothing of it was applied; details lists "
+                         "every bad line"),
+    429: ("RateLimited", "too many sign-in links for this address in the last hour"),
+}
+RESPONSES = {name: {"description": text,
+                    "content": {"application/json": {"schema": ref("Error")}}}
+             for name, text in _ERRORS.values()}
+
+
+def _param(name: str, description: str) -> dict:
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
+
+
+PARAMETERS = {
+    "GameId": _param("game_id", "the game's id"),
+    "PlayerId": _param("player_id", "the player's id (see the game's players)"),
+    "RoundNumber": _param("number", "the round's number, from 1"),
+    "Lang": {"name": "lang", "in": "query", "required": False,
+             "description": "language of question texts (default: the game's)",
+             "schema": {"type": "string", "enum": ["en", "de"]}},
+    "Confirm": {"name": "confirm", "in": "query", "required": False,
+                "description": "must be yes: looking at the secret is a deliberate act",
+                "schema": {"type": "string", "enum": ["yes"]}},
+}
+
+
+def op(op_id: str, summary: str, schema: str, *, errors: tuple[int, ...] = (), status: int = 200,
+       body: str | None = None, body_required: bool = True, params: tuple[str, ...] = (),
+       tag: str = "games", public: bool = False) -> dict:
+    """One operation: its success response, the error statuses it can answer with."""
+    operation = {
+        "operationId": op_id,
+        "summary": summary,
+        "tags": [tag],
+        "responses": {
+            str(status): {"description": "success",
+                          "content": {"application/json": {"schema": ref(schema)}}},
+            **{str(code): {"$ref": f"#/components/responses/{_ERRORS[code][0]}"}
+               for code in sorted(((401,) if not public else ()) + errors)},
+        },
+    }
+    if params:
+        operation["parameters"] = [{"$ref": f"#/components/parameters/{p}"} for p in params]
+    if body is not None:
+        operation["requestBody"] = {"required": body_required, "content": {
+            "application/json": {"schema": ref(body)}}}
+    if public:
+        operation["security"] = []
+    return operation
+
+
+G = ("GameId",)
+GP = ("GameId", "PlayerId")
+_TURN_ERRORS = (400, 403, 404, 409, 422)
+
+PATHS = {
+    "/openapi.json": {"get": {
+        "operationId": "openapi", "summary": "This document", "tags": ["meta"],
+        "security": [],
+        "responses": {"200": {"description": "the OpenAPI document",
+                              "content": {"application/json": {"schema": {"type": "object"}}}}},
+    }},
+    "/me": {"get": op("me", "Who the token belongs to", "Me", tag="meta")},
+    "/games": {
+        "get": op("listGames", "Games the caller plays in or runs (a player token: its game)",
+                  "GameList"),
+        "post": op("createGame", "Create a game in setup (game masters only)", "Game",
+                   status=201, body="GameCreate", errors=(400, 403), tag="game master"),
+    },
+    "/games/{game_id}": {"get": op(
+        "getGame", "Public facts of a game; players' emails for its game master", "Game",
+        params=G, errors=(404,))},
+    "/games/{game_id}/rounds": {"get": op(
+        "listRounds", "The game's rounds with their deadlines", "RoundList", params=G,
+        errors=(404,))},
+    "/games/{game_id}/rounds/{number}/report": {"get": op(
+        "getReport", "A resolved round's report (distribution and salt only in the final one)",
+        "Report", params=(*G, "RoundNumber", "Lang"), errors=(400, 404))},
+    "/games/{game_id}/standings": {"get": op(
+        "getStandings", "Totals and ranks after the latest resolved round", "Standings",
+        params=G, errors=(404,))},
+    "/games/{game_id}/turn": {
+        "get": op("getTurn", "The caller's standing turn for the open round", "Turn", params=G,
+                  errors=(403, 404, 409), tag="turns"),
+        "put": op("putTurn", "Send a turn: text in the turn language, or structured",
+                  "TurnSubmitted", params=G, body="TurnInput", errors=_TURN_ERRORS,
+                  tag="turns"),
+        "post": op("postTurn", "Send a turn (same as PUT)", "TurnSubmitted", params=G,
+                   body="TurnInput", errors=_TURN_ERRORS, tag="turns"),
+    },
+    "/games/{game_id}/players": {"post": op(
+        "invitePlayer", "Add a player; an invitation with a sign-in link is mailed", "Player",
+        status=201, params=G, body="PlayerInvite", errors=(400, 403, 404, 409, 429),
+        tag="game master")},
+    "/games/{game_id}/players/{player_id}": {"patch": op(
+        "changePlayer", "Change a player's email address", "Player", params=GP,
+        body="PlayerChange", errors=(400, 403, 404), tag="game master")},
+    "/games/{game_id}/players/{player_id}/withdraw": {"post": op(
+        "withdrawPlayer", "Withdraw a player", "Player", params=GP, body="Empty",
+        body_required=False, errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/players/{player_id}/turn": {"post": op(
+        "enterTurn", "Enter a turn for a player (audited; the player is told)",
+        "TurnSubmitted", params=GP, body="TurnInput", errors=_TURN_ERRORS,
+        tag="game master")},
+    "/games/{game_id}/start": {"post": op(
+        "startGame", "Deal, publish the commitment, open round 1", "Game", params=G,
+        body="Empty", body_required=False, errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/status": {"get": op(
+        "getStatus", "Who has a turn in for the open round (counts only)", "Status",
+        params=G, errors=(403, 404), tag="game master")},
+    "/games/{game_id}/extend": {"post": op(
+        "extendDeadline", "Move the open round's deadline later", "Extended", params=G,
+        body="ExtendInput", errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/pause": {"post": op(
+        "pauseGame", "Stop the clock", "Game", params=G, body="Empty", body_required=False,
+        errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/resume": {"post": op(
+        "resumeGame", "Restart the clock; the deadline moves by the pause", "Game", params=G,
+        body="Empty", body_required=False, errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/resolve": {"post": op(
+        "resolveRound", "Resolve a round now; a repeat for a resolved round changes nothing",
+        "Resolved", params=G, body="ResolveInput", errors=(400, 403, 404, 409),
+        tag="game master")},
+    "/games/{game_id}/audit": {"get": op(
+        "getAudit", "The game's audit log", "Audit", params=G, errors=(403, 404),
+        tag="game master")},
+    "/games/{game_id}/distribution": {"get": op(
+        "getDistribution", "The secret distribution and salt (audited); needs confirm=yes",
+        "Distribution", params=(*G, "Confirm"), errors=(400, 403, 404, 409),
+        tag="game master")},
+}

@@ -1,0 +1,45 @@
+"""A player's own turn: read the standing turn, send a new one."""
+
+from __future__ import annotations
+
+from ..models import Game, Player, Round
+from ..services import turns
+from ..services.errors import WrongState
+from . import bp, inputs
+from .auth import own_player, visible_game
+from .games import GAME_ID
+from .serialize import turn_json, version_json
+
+
+def open_round(game: Game) -> Round:
+    """The round turns go to now (409 while the game has none)."""
+    round_ = game.open_round
+    if round_ is None:
+        raise WrongState(f"{game.name!r} has no open round (state: {game.state})")
+    return round_
+
+
+@bp.get(f"/games/{GAME_ID}/turn")
+def get_turn(game_id: int):
+    """The caller's standing turn for the open round."""
+    game = visible_game(game_id)
+    player = own_player(game)
+    round_ = open_round(game)
+    return turn_json(game, round_, player, turns.standing_turn(round_, player))
+
+
+@bp.route(f"/games/{GAME_ID}/turn", methods=["PUT", "POST"])
+def submit_turn(game_id: int):
+    """Send a turn (text or structured); all or nothing, like every other channel."""
+    game = visible_game(game_id)
+    player = own_player(game)
+    text, round_number = inputs.turn_body()
+    sub = turns.submit_turn(player, text, channel="api", entered_by=player.email,
+                            round_number=round_number)
+    return submission_json(game, player, sub)
+
+
+def submission_json(game: Game, player: Player, sub: turns.Submission) -> dict:
+    """The accepted version and the turn now standing."""
+    return {**turn_json(game, sub.round, player, sub.standing),
+            "version": version_json(sub.version)}
