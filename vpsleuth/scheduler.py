@@ -121,6 +121,21 @@ def scheduler_command(once: bool) -> None:
     click.echo("Scheduler stopped.")
 
 
+def _first_steps(app, url: str) -> None:
+    """On a fresh trial, tell the newcomer how to get in."""
+    from .extensions import db
+    from .mail.outbox import sending_enabled
+    from .models import GameMaster
+
+    with app.app_context():
+        if db.session.query(GameMaster.id).first() is None:
+            click.echo('No game master yet: run  vpsleuth gm add you@example.org "Your Name"'
+                       f"  and sign in at {url}/signin")
+        if not sending_enabled():
+            click.echo("No mail server configured: mails wait in the outbox; read them "
+                       "(and the sign-in links) with  vpsleuth mail outbox")
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0: every interface).")
@@ -152,6 +167,7 @@ def serve_command(host: str, port: int, threads: int, with_scheduler: bool) -> N
     scheduler = start_background(app) if with_scheduler else None
     click.echo(f"Serving on http://{host}:{port} "
                f"({'with' if scheduler else 'without'} the scheduler); Ctrl-C stops it.")
+    _first_steps(app, f"http://{host}:{port}")
     try:
         with stop_on_sigterm():
             server.run()  # returns on Ctrl-C or SIGTERM
