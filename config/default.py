@@ -40,10 +40,14 @@ OUTAGE_GRACE_MINUTES = 10
 
 # Sign-in links
 SIGN_IN_MINUTES = 60
+INVITATION_HOURS = 168  # the link in an invitation works once, for a week
 SIGN_IN_PER_HOUR = 5
 
 # Web: set true when served over HTTPS (production), so cookies never travel in clear.
 SESSION_COOKIE_SECURE = False
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+PERMANENT_SESSION_LIFETIME = 30 * 24 * 3600  # seconds: a sign-in lasts 30 days
 # Behind a reverse proxy: how many proxies set X-Forwarded-* headers (0: none).
 PROXY_FIX = 0
 # /healthz reports trouble when the scheduler has not beaten for this many seconds.

@@ -31,6 +31,8 @@ class LoginToken(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     nonce: Mapped[str] = mapped_column(String(64), unique=True)
     email: Mapped[str] = mapped_column(String(254), index=True)
+    # sign_in: asked for on the sign-in page (rate-limited); invitation: sent by a GM
+    purpose: Mapped[str] = mapped_column(String(16), default="sign_in")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

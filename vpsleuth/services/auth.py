@@ -33,21 +33,25 @@ def known_email(email: str) -> bool:
         or db.session.scalar(select(GameMaster.id).where(func.lower(GameMaster.email) == email)))
 
 
-def issue_token(email: str, now: datetime | None = None) -> str:
+def issue_token(email: str, now: datetime | None = None, *, purpose: str = "sign_in") -> str:
     """A new sign-in token for ``email`` (added to the session, caller commits).
 
-    At most SIGN_IN_PER_HOUR tokens per address per hour.
+    At most SIGN_IN_PER_HOUR requested tokens per address per hour; invitations
+    (``purpose="invitation"``, sent by a GM) do not count against a player.
     """
     now = now or utcnow()
     email = email.strip().lower()
     recent = db.session.scalar(select(func.count()).select_from(LoginToken).where(
-        LoginToken.email == email, LoginToken.created_at > now - timedelta(hours=1)))
-    if recent >= current_app.config["SIGN_IN_PER_HOUR"]:
+        LoginToken.email == email, LoginToken.purpose == "sign_in",
+        LoginToken.created_at > now - timedelta(hours=1)))
+    if purpose == "sign_in" and recent >= current_app.config["SIGN_IN_PER_HOUR"]:
         raise RateLimited("too many sign-in links requested for this address; "
                           "please wait an hour or use the newest link you have")
     nonce = secrets.token_urlsafe(24)
-    ttl = timedelta(minutes=current_app.config["SIGN_IN_MINUTES"])
-    db.session.add(LoginToken(nonce=nonce, email=email, created_at=now, expires_at=now + ttl))
+    ttl = (timedelta(hours=current_app.config["INVITATION_HOURS"]) if purpose == "invitation"
+           else timedelta(minutes=current_app.config["SIGN_IN_MINUTES"]))
+    db.session.add(LoginToken(nonce=nonce, email=email, purpose=purpose, created_at=now,
+                              expires_at=now + ttl))
     return _serializer().dumps({"n": nonce, "e": email})
 
 

@@ -98,7 +98,8 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     db.session.flush()
     audit(game, actor, "add_player", player=name, email=email)
     if invite:
-        notify.invitation(player, auth.issue_token(email, now), gm_name=_gm_name(game))
+        notify.invitation(player, auth.issue_token(email, now, purpose="invitation"),
+                          gm_name=_gm_name(game))
     db.session.commit()
     return player
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
@@ -21,10 +19,7 @@ HEADERS = {
 
 
 def init_app(app: Flask) -> None:
-    app.config.setdefault("SESSION_COOKIE_HTTPONLY", True)
-    app.config.setdefault("SESSION_COOKIE_SAMESITE", "Lax")
-    app.config.setdefault("PERMANENT_SESSION_LIFETIME", timedelta(days=30))
-    # SESSION_COOKIE_SECURE comes from config (true behind HTTPS in production).
+    # Cookie flags come from config/default.py (SESSION_COOKIE_SECURE: true behind HTTPS).
     csrf.init_app(app)
 
     @app.after_request
