@@ -8,72 +8,41 @@ Screenshots of the main pages, narrow and wide, go to test-artifacts/screenshots
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from flask_migrate import upgrade
-from playwright.sync_api import expect, sync_playwright
+from browser_support import SCREENSHOTS, SIZES, chromium, live_sqlite, screenshot, watch
+from playwright.sync_api import expect
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
-from vpsleuth import ROOT, create_app
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, utcnow
 from vpsleuth.schedule import to_local
 from vpsleuth.services import accounts, auth, turns
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
-SIZES = {"narrow": {"width": 390, "height": 844}, "wide": {"width": 1280, "height": 900}}
 GM = "grace@example.org"
 
 
 @pytest.fixture
 def gm_live_server(tmp_path):
     """The app served for real on a free port; yields (app, base URL)."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.db'}"})
-    app.instance_path = str(tmp_path / "instance")
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    base = f"http://127.0.0.1:{server.server_port}"
-    app.config["BASE_URL"] = base
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app, base
-    server.shutdown()
-    thread.join()
-    server.server_close()
-    with app.app_context():
-        db.engine.dispose()
+    with live_sqlite(tmp_path) as served:
+        yield served
 
 
 @pytest.fixture
 def gm_browser_page():
-    """A headless Chromium page; console errors (CSP violations too) and failed
-    responses (but the favicon, which the app does not have) are collected."""
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES["wide"])
-        page.console_errors, page.failed = [], []
-        page.on("console", lambda msg: msg.type == "error" and "Failed to load resource"
-                not in msg.text and page.console_errors.append(msg.text))
-        page.on("response", lambda r: r.status >= 400 and not r.url.endswith("/favicon.ico")
-                and page.failed.append((r.status, r.url)))
-        yield page
-        browser.close()
+    """A headless Chromium page, watched for console errors and failed responses."""
+    with chromium() as browser:
+        yield watch(browser.new_page(viewport=SIZES["wide"]))
 
 
 def shoot(page, url: str, name: str) -> None:
     """Screenshots of one page at both sizes."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for size, viewport in SIZES.items():
         page.set_viewport_size(viewport)
         page.goto(url)
-        page.screenshot(path=str(SCREENSHOTS / f"gm-{name}-{size}.png"), full_page=True)
+        screenshot(page, f"gm-{name}", size)
     page.set_viewport_size(SIZES["wide"])
 
 

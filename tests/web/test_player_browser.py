@@ -7,56 +7,30 @@ test-artifacts/screenshots/ at a phone and a desktop size.
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
-from werkzeug.serving import make_server
+from browser_support import SIZES, chromium, live_sqlite, screenshot, watch
+from playwright.sync_api import expect
 
-from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import weekly
 from vpsleuth.services import auth, games, resolution, turns
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
-SIZES = {"narrow": {"width": 390, "height": 844}, "wide": {"width": 1280, "height": 900}}
-
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     """(app, base URL): the app on a real HTTP server, with its own SQLite file."""
-    from flask_migrate import upgrade
-
-    url = f"sqlite:///{tmp_path_factory.mktemp('browser') / 'vpsleuth.db'}"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
-    app.instance_path = str(tmp_path_factory.mktemp("instance"))
-    with app.app_context():
-        upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    base = f"http://127.0.0.1:{server.server_port}"
-    app.config["BASE_URL"] = base
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield app, base
-    server.shutdown()
-    thread.join()
-    with app.app_context():
-        db.engine.dispose()
+    with live_sqlite(tmp_path_factory.mktemp("browser")) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 @pytest.fixture
@@ -197,21 +171,14 @@ def test_screenshots_of_the_main_player_pages(live, ctx, browser, size):
     turns.submit_turn(games.find_player(game, "Ada"), "QUESTION D green\nTIP A RD1",
                       channel="web")
     page = signed_in_page(browser, base, f"ada.{game.id}@example.org", size=size)
-    problems: list[str] = []  # script errors and Content-Security-Policy refusals
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda exc: problems.append(str(exc)))
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    watch(page)  # script errors, Content-Security-Policy refusals, failed responses
     pages = {"home": "/", "game": f"/games/{game.id}", "turn": f"/games/{game.id}/turn",
              "sheet": f"/games/{game.id}/sheet", "report": f"/games/{game.id}/rounds/4",
              "standings": f"/games/{game.id}/standings", "settings": "/settings"}
     for name, path in pages.items():
         response = page.goto(base + path)
         assert response.status == 200, path
-        target = SHOTS / f"player-{name}-{size}.png"
-        page.screenshot(path=str(target), full_page=True)
-        assert target.stat().st_size > 10_000, name
-        width = page.evaluate("() => document.documentElement.scrollWidth")
-        assert width <= SIZES[size]["width"], f"{name} scrolls sideways"
+        assert screenshot(page, f"player-{name}", size).stat().st_size > 10_000, name
     ended = new_game(f"Ended {size}", Ruleset(rounds=2, first_bonus_round=2))
     games.add_player(ended, "Dora", f"ada.{game.id}@example.org")
     play_rounds(ended, 2)
@@ -219,8 +186,8 @@ def test_screenshots_of_the_main_player_pages(live, ctx, browser, size):
     page.click("#reveal button[type=submit]")
     expect(page.locator("#verify-result")).to_contain_text("It matches")
     page.go_back()
-    page.screenshot(path=str(SHOTS / f"player-final-report-{size}.png"), full_page=True)
+    screenshot(page, "player-final-report", size)
     page.goto(f"{base}/lang/de?next=/games/{game.id}/turn")
     expect(page.locator("h1")).to_contain_text("Dein Zug")
-    page.screenshot(path=str(SHOTS / f"player-turn-de-{size}.png"), full_page=True)
-    assert problems == []
+    screenshot(page, "player-turn-de", size)
+    assert (page.console_errors, page.failed) == ([], [])

@@ -20,8 +20,12 @@ def current_viewer() -> Viewer | None:
 
 
 def sign_in(email: str) -> None:
+    """A fresh session (no fixation), keeping only the chosen page language."""
+    lang = session.get("lang")
     session.clear()
     session["email"] = email.strip().lower()
+    if lang:
+        session["lang"] = lang
     session.permanent = True
 
 

@@ -1,0 +1,116 @@
+"""What the browser tests share: a real server in a thread, headless Chromium, screenshots.
+
+The app is served by werkzeug on 127.0.0.1 and a free port; Playwright drives
+Debian's Chromium (never a browser Playwright downloads). Screenshots go to
+test-artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from flask import Flask
+from playwright.sync_api import Browser, Page, sync_playwright
+from werkzeug.serving import make_server
+
+from vpsleuth import ROOT, create_app
+from vpsleuth.extensions import db
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+SIZES = {"narrow": {"width": 390, "height": 844}, "wide": {"width": 1280, "height": 900}}
+SIGN_IN_LINK = re.compile(r"https?://\S+/signin/[\w.~-]+")
+
+
+@contextmanager
+def serve(app: Flask) -> Iterator[str]:
+    """Serve ``app`` for real on a free port; yields the base URL (also its BASE_URL).
+
+    Each request runs in a thread of its own with its own app context and
+    database session, as in production.
+    """
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    base = f"http://127.0.0.1:{server.server_port}"
+    app.config["BASE_URL"] = base  # the links in mails point here
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield base
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+@contextmanager
+def live_sqlite(folder: Path) -> Iterator[tuple[Flask, str]]:
+    """A new app on a SQLite file in ``folder``, migrated and served; yields (app, base URL)."""
+    from flask_migrate import upgrade
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'vpsleuth.db'}"})
+    app.instance_path = str(folder / "instance")
+    with app.app_context():
+        upgrade()
+    try:
+        with serve(app) as base:
+            yield app, base
+    finally:
+        with app.app_context():
+            db.engine.dispose()
+
+
+@contextmanager
+def chromium() -> Iterator[Browser]:
+    """Headless Chromium from Debian's package."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                     headless=True)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def watch(page: Page) -> Page:
+    """Collect on the page what a person would notice as broken.
+
+    ``page.console_errors``: script errors and Content-Security-Policy refusals;
+    ``page.failed``: responses of status 400 or more but the favicon (there is none).
+    """
+    page.console_errors, page.failed = [], []
+    page.on("console", lambda msg: msg.type == "error" and "Failed to load resource"
+            not in msg.text and page.console_errors.append(msg.text))
+    page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
+    page.on("response", lambda r: r.status >= 400 and not r.url.endswith("/favicon.ico")
+            and page.failed.append((r.status, r.url)))
+    return page
+
+
+def follow_sign_in_link(page: Page, link: str) -> None:
+    """Open a sign-in link as from a mail and press the confirm button."""
+    page.goto(link)
+    page.click("#confirm-sign-in")
+    page.wait_for_load_state()
+
+
+def sign_in_link(body: str) -> str:
+    """The sign-in link in a mail's text."""
+    match = SIGN_IN_LINK.search(body)
+    assert match, f"no sign-in link in the mail:\n{body}"
+    return match.group(0)
+
+
+def screenshot(page: Page, name: str, size: str) -> Path:
+    """A full-page screenshot, ``name-size.png``; fails if the page scrolls sideways."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    target = SCREENSHOTS / f"{name}-{size}.png"
+    page.screenshot(path=str(target), full_page=True)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"], f"{name} scrolls sideways at {size}: {width}px"
+    return target
