@@ -13,6 +13,7 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
+from smtp_sink import Sink, free_port
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -92,6 +93,15 @@ def _empty(kind: str) -> None:
         else:
             for t in tables:
                 conn.execute(text(f'DELETE FROM "{t}"'))
+
+
+@pytest.fixture
+def sink():
+    """A real SMTP server (smtp_sink.py) on a free port; ``sink.stop()`` takes it down."""
+    s = Sink(free_port())
+    s.start()
+    yield s
+    s.stop()
 
 
 @pytest.fixture

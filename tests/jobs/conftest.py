@@ -8,22 +8,13 @@ database under test, with the schema the real migrations built).
 from __future__ import annotations
 
 import pytest
-from smtp_sink import DATABASES, Sink, free_port, mail_config
+from smtp_sink import DATABASES, mail_config
 from sqlalchemy import text
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.schedule import weekly
 from vpsleuth.services import games
-
-
-@pytest.fixture
-def sink():
-    """A running SMTP sink on a free port; ``sink.stop()`` takes the server down."""
-    s = Sink(free_port())
-    s.start()
-    yield s
-    s.stop()
 
 
 @pytest.fixture(params=DATABASES)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, insert, select
 
 from ..extensions import db
 from ..mail import notify
@@ -45,13 +46,17 @@ def standing_turn(round_: Round, player: Player) -> Turn:
 
 
 def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | None = None,
-                now: datetime | None = None, round_number: int | None = None) -> Submission:
+                now: datetime | None = None, round_number: int | None = None,
+                on_accept: Callable[[Submission], None] | None = None) -> Submission:
     """Store ``text`` verbatim, then parse and apply it to the open round.
 
     The version is committed before anything can go wrong, so nothing received
     is ever lost; a refused turn keeps its errors beside it. Raises TurnRefused
     (bad lines), RoundClosed (late, or for a round that is not open) or
-    WrongState (game not running, player withdrawn).
+    WrongState (game not running, player withdrawn). ``on_accept(submission)``
+    is called just before the commit that applies an accepted turn, so a
+    caller's own record of it (the inbound mail's status) commits with the turn,
+    or a caller reads it while it is loaded (the commit expires every object).
     """
     if channel not in CHANNELS:
         raise Invalid(f"unknown channel {channel!r}")
@@ -79,8 +84,11 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     version.status = "accepted"
     standing = standing_turn(round_, player)
     notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
+    submission = Submission(version, round_, standing)
+    if on_accept is not None:
+        on_accept(submission)
     db.session.commit()
-    return Submission(version, round_, standing)
+    return submission
 
 
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:
@@ -120,8 +128,10 @@ def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersi
     tips: dict[Gem, str] = {}
     if change.repeat:
         previous = player.game.round(round_.number - 1)
-        if previous is not None:
-            tips.update(standing_turn(previous, player).tips)
+        if previous is not None:  # a gem withdrawn in the same turn is not repeated
+            tips.update((gem, location) for gem, location
+                        in standing_turn(previous, player).tips.items()
+                        if gem not in change.dropped)
     tips.update(change.tips)
     mine = (StandingTip.round_id == round_.id, StandingTip.player_id == player.id)
     if change.drop_all:
@@ -132,14 +142,16 @@ def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersi
     if tips:
         existing = {t.gem: t for t in db.session.scalars(select(StandingTip).where(
             *mine, StandingTip.gem.in_([g.code for g in tips])))}
+        new = []
         for gem, location in tips.items():
             row = existing.get(gem.code)
             if row is None:
-                db.session.add(StandingTip(round_id=round_.id, player_id=player.id,
-                                           gem=gem.code, location=location,
-                                           version_id=version.id))
+                new.append(dict(round_id=round_.id, player_id=player.id, gem=gem.code,
+                                location=location, version_id=version.id))
             else:
                 row.location, row.version_id = location, version.id
+        if new:  # one multi-row INSERT, not one statement per tip
+            db.session.execute(insert(StandingTip), new)
     if change.changes_question:
         _set_question(round_, player, change.question, version)
 
