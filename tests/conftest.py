@@ -8,6 +8,7 @@ A PostgreSQL that cannot be reached fails the run: it is never skipped.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from datetime import UTC, datetime
@@ -71,20 +72,30 @@ def migrated(request):
     return get
 
 
+@pytest.fixture
+def app_on(migrated, tmp_path_factory, tmp_path):
+    """A factory: ``with app_on(kind, **config) as app`` gives an emptied app on ``kind``."""
+    @contextlib.contextmanager
+    def build(kind: str, **config):
+        url = migrated(kind, tmp_path_factory)
+        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "DATABASE_KIND": kind, **config})
+        app.instance_path = str(tmp_path / "instance")
+        with app.app_context():
+            empty_tables(kind)
+            yield app
+            db.session.remove()
+            db.engine.dispose()
+    return build
+
+
 @pytest.fixture(params=DATABASES)
-def app(request, migrated, tmp_path_factory, tmp_path):
+def app(request, app_on):
     """The app on one database, emptied before each test."""
-    url = migrated(request.param, tmp_path_factory)
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "DATABASE_KIND": request.param})
-    app.instance_path = str(tmp_path / "instance")
-    with app.app_context():
-        _empty(request.param)
+    with app_on(request.param) as app:
         yield app
-        db.session.remove()
-        db.engine.dispose()
 
 
-def _empty(kind: str) -> None:
+def empty_tables(kind: str) -> None:
     tables = [t.name for t in reversed(db.metadata.sorted_tables)]
     with db.engine.begin() as conn:
         if kind == "postgresql":

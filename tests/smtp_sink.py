@@ -67,9 +67,9 @@ class Sink:
             return [m for rcpt, m in self.received if address in rcpt]
 
 
-def mail_config(url: str, port: int) -> dict:
-    """The settings of an app that sends to 127.0.0.1:port."""
-    return {"SQLALCHEMY_DATABASE_URI": url, "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": port,
+def mail_config(port: int) -> dict:
+    """The mail settings of an app that sends to 127.0.0.1:port."""
+    return {"MAIL_SERVER": "127.0.0.1", "MAIL_PORT": port,
             "MAIL_SUPPRESS_SEND": False, "MAIL_TIMEOUT": 5, "REPLY_ADDRESS": REPLY_ADDRESS,
             "MAIL_DEFAULT_SENDER": f"VP-Sleuth <{REPLY_ADDRESS}>",
             "BASE_URL": "https://sleuth.test"}

@@ -9,36 +9,16 @@ from __future__ import annotations
 
 import pytest
 from smtp_sink import DATABASES, mail_config
-from sqlalchemy import text
 
-from vpsleuth import create_app
-from vpsleuth.extensions import db
 from vpsleuth.schedule import weekly
 from vpsleuth.services import games
 
 
 @pytest.fixture(params=DATABASES)
-def app(request, migrated, tmp_path_factory, tmp_path, sink):
+def app(request, app_on, sink):
     """The app on one database, emptied before each test, sending mail to the sink."""
-    url = migrated(request.param, tmp_path_factory)
-    app = create_app({**mail_config(url, sink.port), "DATABASE_KIND": request.param})
-    app.instance_path = str(tmp_path / "instance")
-    with app.app_context():
-        empty_tables(request.param)
+    with app_on(request.param, **mail_config(sink.port)) as app:
         yield app
-        db.session.remove()
-        db.engine.dispose()
-
-
-def empty_tables(kind: str) -> None:
-    tables = [t.name for t in reversed(db.metadata.sorted_tables)]
-    with db.engine.begin() as conn:
-        if kind == "postgresql":
-            conn.execute(text("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
-                              + " RESTART IDENTITY CASCADE"))
-        else:
-            for t in tables:
-                conn.execute(text(f'DELETE FROM "{t}"'))
 
 
 @pytest.fixture

@@ -52,7 +52,8 @@ CHECK = re.compile(r"printf '%s' '([0-9a-f]+):([^']+)' \| sha256sum")
 @pytest.fixture
 def app(app, sink):
     """The usual app (one database, emptied), built again to send its mail to the sink."""
-    mailing = create_app({**mail_config(app.config["SQLALCHEMY_DATABASE_URI"], sink.port),
+    mailing = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                          **mail_config(sink.port),
                           "DATABASE_KIND": app.config["DATABASE_KIND"]})
     mailing.instance_path = app.instance_path
     with mailing.app_context():
