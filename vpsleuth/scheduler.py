@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -107,12 +108,16 @@ def scheduler_command(once: bool) -> None:
         for job_id, result in jobs.run_all(app).items():
             click.echo(f"{job_id}: {result}")
         return
-    scheduler = build_scheduler(app, background=False)
+    # The jobs run in threads of their own and this thread only waits: the SystemExit
+    # of SIGTERM (or Ctrl-C) lands in the loop below. Raised inside APScheduler's own
+    # loop, it could be caught and logged there, and the scheduler would run on.
+    scheduler = start_background(app)
     tick = app.config.get("SCHEDULER_TICK_SECONDS")
     click.echo(f"Scheduler running {len(jobs.JOBS)} jobs every {tick} s; Ctrl-C stops it.")
     with stop_on_sigterm():
         try:
-            scheduler.start()
+            while scheduler.running:
+                time.sleep(1)
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:

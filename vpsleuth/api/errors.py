@@ -106,10 +106,8 @@ CATCH_ALL = "api.no_such_route"
 _METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 
 
-@bp.route("/", defaults={"path": ""}, methods=_METHODS, endpoint="no_such_route")
-@bp.route("/<api_any_path:path>", methods=_METHODS, endpoint="no_such_route")
-def no_such_route(path: str):
-    """Anything under /api/v1 that no route serves: a JSON 404 (or 405 with Allow)."""
+def served_methods() -> set[str]:
+    """The methods that a route other than the catch-all serves at the requested URL."""
     adapter = current_app.url_map.bind_to_environ(request.environ)
     allowed = set()
     for method in _METHODS:
@@ -119,6 +117,30 @@ def no_such_route(path: str):
             continue
         if rule.endpoint != CATCH_ALL:
             allowed.add(method)
+    return allowed
+
+
+@bp.before_request
+def answer_options() -> Response | None:
+    """OPTIONS: Allow names what the URL really serves, not what the catch-all takes.
+
+    Flask's own answer counts the catch-all route too, so it advertised PUT, PATCH
+    and DELETE everywhere; an unserved URL gets the API's 404, as for any method.
+    """
+    if request.method != "OPTIONS":
+        return None
+    allowed = served_methods()
+    if not allowed:
+        return no_such_route(request.path)
+    allowed |= {"OPTIONS"} | ({"HEAD"} if "GET" in allowed else set())
+    return Response(status=200, headers={"Allow": ", ".join(sorted(allowed))})
+
+
+@bp.route("/", defaults={"path": ""}, methods=_METHODS, endpoint="no_such_route")
+@bp.route("/<api_any_path:path>", methods=_METHODS, endpoint="no_such_route")
+def no_such_route(path: str):
+    """Anything under /api/v1 that no route serves: a JSON 404 (or 405 with Allow)."""
+    allowed = served_methods()
     if allowed:
         raise MethodNotAllowed(valid_methods=sorted(allowed),
                                description=f"{request.method} is not allowed here; use "

@@ -52,7 +52,12 @@ def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict:
 
 
 def integer(value: Any, field: str, low: int, high: int) -> int:
-    """A whole number (not a boolean) from ``low`` to ``high``."""
+    """A whole number (not a boolean) from ``low`` to ``high``; 5.0 counts as 5.
+
+    JSON does not tell 5 from 5.0, and neither does the document's "integer".
+    """
+    if isinstance(value, float) and value.is_integer() and low <= value <= high:
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadInput(field, f"must be a whole number from {low} to {high}")
     if not low <= value <= high:

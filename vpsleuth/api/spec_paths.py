@@ -37,7 +37,7 @@ PARAMETERS = {
     "Lang": {"name": "lang", "in": "query", "required": False,
              "description": "language of question texts (default: the game's)",
              "schema": {"type": "string", "enum": ["en", "de"]}},
-    "Confirm": {"name": "confirm", "in": "query", "required": False,
+    "Confirm": {"name": "confirm", "in": "query", "required": True,
                 "description": "must be yes: looking at the secret is a deliberate act",
                 "schema": {"type": "string", "enum": ["yes"]}},
 }

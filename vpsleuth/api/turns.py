@@ -34,9 +34,13 @@ def submit_turn(game_id: int):
     game = visible_game(game_id)
     player = own_player(game)
     text, round_number = inputs.turn_body()
-    sub = turns.submit_turn(player, text, channel="api", entered_by=player.email,
-                            round_number=round_number)
-    return submission_json(game, player, sub)
+    # The answer is built just before the turn commits, while all it shows is loaded:
+    # after the commit, reading it back would cost four more queries.
+    answer: list[dict] = []
+    turns.submit_turn(player, text, channel="api", entered_by=player.email,
+                      round_number=round_number,
+                      on_accept=lambda sub: answer.append(submission_json(game, player, sub)))
+    return answer[0]
 
 
 def submission_json(game: Game, player: Player, sub: turns.Submission) -> dict:

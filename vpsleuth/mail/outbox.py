@@ -110,13 +110,15 @@ def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = N
 
 
 def queue_all(messages: list[dict]) -> None:
-    """Write many mails made by message() with one multi-row INSERT, in the caller's transaction.
+    """Write many mails made by message() with one executemany INSERT, in the caller's
+    transaction (after what the session holds so far).
 
     For mails to every player of a game: thousands of ORM objects would cost more
     than rendering them.
     """
     if messages:
-        db.session.execute(insert(OutboxMessage), messages)
+        db.session.flush()
+        db.session.execute(insert(OutboxMessage.__table__), messages)
 
 
 def sending_enabled() -> bool:

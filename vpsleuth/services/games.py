@@ -6,7 +6,7 @@ import json
 import re
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from ..extensions import db
 from ..mail import notify
@@ -54,7 +54,9 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     name = name.strip()
     if not name or len(name) > 120:
         raise Invalid("a game needs a name of 1 to 120 characters")
-    if db.session.scalar(select(Game.id).where(db.func.lower(Game.name) == name.lower())):
+    # The exact name too: SQLite's lower() leaves non-ASCII letters as they are.
+    if db.session.scalar(select(Game.id).where(or_(db.func.lower(Game.name) == name.lower(),
+                                                   Game.name == name))):
         raise Invalid(f"a game called {name!r} exists already; choose another name")
     if language not in LANGUAGES:
         raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")

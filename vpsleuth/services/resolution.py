@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import insert, select, update
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..mail import notify
@@ -103,12 +104,18 @@ def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
     for q in questions.values():
         if q.question not in answers:
             answers[q.question] = Question.from_codes(q.question).answer(distribution)
-        q.answer = answers[q.question]
+        set_committed_value(q, "answer", answers[q.question])
+    if questions:  # one executemany UPDATE, not the unit of work diffing every row
+        table = StandingQuestion.__table__
+        db.session.execute(
+            update(table).where(table.c.id == bindparam("question_id"))
+            .values(answer=bindparam("new_answer")),
+            [{"question_id": q.id, "new_answer": q.answer} for q in questions.values()])
     before = _previous_totals(game, round_)
     totals = {p: before.get(p, 0) + r.points for p, r in outcome.results.items()}
     ranks = competition_ranks(totals)
     if outcome.results:  # one multi-row INSERT rather than an ORM object per player
-        db.session.execute(insert(RoundResult), [dict(
+        db.session.execute(insert(RoundResult.__table__), [dict(
             round_id=round_.id, player_id=p, submitted=r.submitted,
             tips=len(turns[p].tips) if p in turns else 0, correct=r.correct, wrong=r.wrong,
             tip_score=r.tip_score, bonus=r.bonus, points=r.points, total=totals[p],
@@ -127,15 +134,22 @@ def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
 def resolve_due(now: datetime | None = None) -> list[Round]:
     """Resolve every round that is due; safe to call from any number of processes."""
     now = now or utcnow()
-    due = db.session.scalars(select(Round).join(Game).where(
+    # Ids, not objects: every commit expires every object the session holds, so
+    # holding a thousand rounds through a thousand commits costs a million expiries.
+    due = db.session.scalars(select(Round.id).join(Game).where(
         Round.state == "open", Game.state == "running")).all()
-    resolved = []
-    for round_ in due:
-        if is_due(round_, now):
+    resolved: list[int] = []
+    for round_id in due:
+        round_ = db.session.get(Round, round_id)
+        if round_ is not None and is_due(round_, now):
             done = resolve_round(round_.game, now=now, number=round_.number)
             if done is not None:
-                resolved.append(done)
-    return resolved
+                resolved.append(done.id)
+    found: dict[int, Round] = {}
+    for start in range(0, len(resolved), 500):
+        found.update((r.id, r) for r in db.session.scalars(
+            select(Round).where(Round.id.in_(resolved[start:start + 500]))))
+    return [found[round_id] for round_id in resolved]
 
 
 def outage_grace() -> timedelta:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert, select, update
 
 from ..extensions import db
 from ..mail import notify
@@ -73,7 +73,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         parsed = parse_turn(text)
         if not parsed.ok:
             raise TurnRefused(parsed.errors)
-        _lock(player)
+        _lock(player, round_)
         _apply(round_, player, parsed.change, version)
     except (TurnRefused, RoundClosed, WrongState) as exc:
         db.session.rollback()
@@ -119,8 +119,21 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
     return round_
 
 
-def _lock(player: Player) -> None:
-    """Serialise one player's submissions (PostgreSQL row lock; SQLite locks the file)."""
+def _lock(player: Player, round_: Round) -> None:
+    """Hold the round open until this turn commits; serialise one player's submissions.
+
+    A resolver claims a round with a conditional UPDATE (open -> resolving); this
+    writes the same row first, checking that it is still open. So either the turn
+    commits before the claim (and the resolution reads it) or the claim came
+    first and the turn is refused: never accepted but left out of the scores.
+    Taking the round before the player also keeps the two from deadlocking.
+    """
+    held = db.session.execute(
+        update(Round).where(Round.id == round_.id, Round.state == "open")
+        .values(state="open").execution_options(synchronize_session=False))
+    if held.rowcount != 1:
+        raise RoundClosed(f"round {round_.number} of {player.game.name!r} closed for "
+                          "resolution while this turn came in; nothing of it was applied")
     db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
 
 

@@ -9,6 +9,8 @@ whatever arrives must be stored and answered, never crash the pipeline.
 from __future__ import annotations
 
 import email
+import email.headerregistry
+import email.parser
 import email.policy
 import email.utils
 import re
@@ -22,9 +24,38 @@ FALLBACK_CHARSETS = ("utf-8", "cp1252", "latin-1")
 _ADDRESS = re.compile(r"[^\s<>@,;:\"()\[\]\\]+@[^\s<>@,;:\"()\[\]\\]+")
 
 
+class _ParsedOnce(email.headerregistry.HeaderRegistry):
+    """policy.default's header factory, but each header is parsed once per message.
+
+    The stdlib parses a header anew on every read, and the pipeline reads some
+    (Content-Type, To, Subject) many times; the parsed headers are immutable.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._parsed: dict[tuple[str, str], email.headerregistry.BaseHeader] = {}
+
+    def __call__(self, name: str, value: str) -> email.headerregistry.BaseHeader:
+        key = (name, value)
+        header = self._parsed.get(key)
+        if header is None:
+            header = self._parsed[key] = super().__call__(name, value)
+        return header
+
+
+def _policy() -> email.policy.EmailPolicy:
+    """policy.default with a header cache of its own (one per message parsed)."""
+    return email.policy.default.clone(header_factory=_ParsedOnce())
+
+
 def parse(raw: bytes) -> EmailMessage:
     """The message tree of ``raw`` (any bytes: garbage gives a message of defects)."""
-    return email.message_from_bytes(raw, policy=email.policy.default)  # type: ignore[return-value]
+    return email.message_from_bytes(raw, policy=_policy())  # type: ignore[return-value]
+
+
+def parse_headers(raw: bytes) -> EmailMessage:
+    """Only the top-level headers of ``raw`` (the body is left unparsed): cheaper."""
+    return email.parser.BytesHeaderParser(policy=_policy()).parsebytes(raw)  # type: ignore[return-value]
 
 
 def clean(text: str, limit: int | None = None) -> str:

@@ -123,14 +123,15 @@ def recent(limit: int = 20, status: str | None = None) -> list[InboundMessage]:
 
 
 def _finish(row: InboundMessage, status: str, error: str, now: datetime,
-            version_id: int | None = None) -> None:
+            version_id: int | None = None, *, commit: bool = True) -> None:
     note = row.error if row.error.startswith(TOO_LARGE) else ""
     if note and not error.startswith(TOO_LARGE):
         error = f"{note}; {error}" if error else note
     row.status, row.processed_at, row.error = status, now, error[:4000]
     if version_id is not None:
         row.turn_version_id = version_id
-    db.session.commit()
+    if commit:
+        db.session.commit()
 
 
 def _duplicate_of(row: InboundMessage) -> int | None:
@@ -211,16 +212,18 @@ def _apply(row: InboundMessage, player: Player, text: str, round_number: int | N
     before = _last_version(player_id)
     try:
         # The service's own clock decides lateness: a message reprocessed after
-        # the deadline is late, as it would be from any other entrance.
-        sub = turns.submit_turn(player, text, channel="email",
-                                entered_by=row.from_addr[:120] or None,
-                                round_number=round_number)
+        # the deadline is late, as it would be from any other entrance. "applied"
+        # commits with the turn itself: one commit fewer, and never a turn that
+        # is stored while its message still looks unprocessed.
+        turns.submit_turn(player, text, channel="email", entered_by=row.from_addr[:120] or None,
+                          round_number=round_number, on_accept=lambda sub: _finish(
+                              row, "applied", "", now, sub.version.id, commit=False))
     except TurnRefused as exc:
         refused, errors, why = exc, exc.errors, answers.reason("bad_lines", lang)
     except (RoundClosed, WrongState) as exc:
         refused, errors, why = exc, None, exc.message
     else:
-        return _finish(row, "applied", "", now, sub.version.id)
+        return None
     player = db.session.get(Player, player_id)
     answers.refuse_player(player, why, errors)
     version = _last_version(player_id)

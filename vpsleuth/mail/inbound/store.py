@@ -32,7 +32,7 @@ class StoreError(Exception):
 def _summary(raw: bytes) -> tuple[str | None, str, str]:
     """(Message-ID, From address, Subject); blanks for anything unreadable."""
     try:
-        msg = mime.parse(raw)
+        msg = mime.parse_headers(raw)
         return (mime.message_id(msg), mime.clean(mime.sender(msg), 998),
                 mime.clean(mime.header(msg, "Subject"), 2000))
     except Exception:  # a summary is a convenience: never let it stop the storing
@@ -64,6 +64,8 @@ def store(raw: bytes, source: str, *, now: datetime | None = None) -> int:
                          error=note)
     try:
         db.session.add(row)
+        db.session.flush()
+        row_id = row.id  # read before the commit expires it: no reload of the raw bytes
         db.session.commit()
     except (OperationalError, InterfaceError) as exc:
         _rollback()
@@ -72,7 +74,7 @@ def store(raw: bytes, source: str, *, now: datetime | None = None) -> int:
         _rollback()
         raise StoreError(f"could not store the message: {_first_line(exc)}",
                          temporary=False) from exc
-    return row.id
+    return row_id
 
 
 def _rollback() -> None:
