@@ -137,6 +137,7 @@ def reset(conn: Connection, sizes: Sizes) -> None:
     opened = "SELECT id FROM round WHERE number = :n"
     for sql in (
         "DELETE FROM outbox_message",
+        "DELETE FROM mail_body",
         "DELETE FROM audit_entry",
         f"DELETE FROM round_result WHERE round_id IN ({opened})",
         "DELETE FROM round WHERE number > :n",

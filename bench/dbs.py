@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 from flask import Flask
@@ -72,6 +72,33 @@ def migrated_app(url: str, kind: str) -> Flask:
     with app.app_context():  # with a URL and a key given, nothing goes to the instance folder
         upgrade()
     return app
+
+
+@contextlib.contextmanager
+def bench_app(url: str, kind: str) -> Iterator[Flask]:
+    """``migrated_app`` in an app context; the pool closed after.
+
+    A connection the server drops midway (someone restarted it) stops the run
+    with a hint instead of a traceback.
+    """
+    app = migrated_app(url, kind)
+    with app.app_context():
+        try:
+            yield app
+        except OperationalError as exc:
+            raise SystemExit(f"[{kind}] the database failed ({exc.orig!r}); was the "
+                             "server restarted meanwhile? Run again.") from None
+        finally:
+            db.session.remove()
+            db.engine.dispose()
+
+
+def start_afresh(kind: str, reset: Callable[[Connection], None]) -> None:
+    """Before a run (untimed): a new session, ``reset`` in one transaction, then ``vacuum``."""
+    db.session.remove()
+    with db.engine.begin() as conn:
+        reset(conn)
+    vacuum(kind)
 
 
 def server_version(kind: str) -> str:

@@ -8,8 +8,9 @@ warm-up and with the data reset (untimed) before every run:
   calls that queue the mails (rendering them and their multi-row INSERT);
 * ours with those notify calls made no-ops: no mail at all;
 * the baseline (bench/baseline.py): text SQL, no mail;
-* the baseline plus an INSERT of the very mails ours wrote, already rendered:
-  what storing the mails costs the database, whoever renders them.
+* the baseline plus an INSERT of the very mails ours wrote, already rendered
+  (each distinct body once, as ours stores them): what storing the mails
+  costs the database, whoever renders them.
 """
 
 from __future__ import annotations
@@ -21,18 +22,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from data import Sizes, build, reset
-from dbs import migrated_app, server_version, temporary_database, vacuum
+from dbs import bench_app, server_version, start_afresh, temporary_database
 from mailcheck import check_mails
-from sqlalchemy import select
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import Connection, insert, select
 from timing import Figures, load, measure, profile, seconds, table
 
 from vpsleuth.extensions import db
 from vpsleuth.mail import notify
-from vpsleuth.models import OutboxMessage, Round, RoundResult, StandingQuestion
+from vpsleuth.models import MailBody, OutboxMessage, Round, RoundResult, StandingQuestion
 
 MAIL_CALLS = ("round_report", "round_opened")
-Mails = dict[int, list[dict]]  # game id -> the rendered mails ours queued for it
+# game id -> the rows ours queued for it: (mail bodies, outbox messages)
+Mails = dict[int, tuple[list[dict], list[dict]]]
 
 
 @dataclass(frozen=True)
@@ -111,12 +112,25 @@ def stored(number: int) -> tuple[list, list]:
 
 
 def queued_mails() -> Mails:
-    """The mails in the outbox, all columns but the id, by game."""
-    columns = [c for c in OutboxMessage.__table__.columns if c.name != "id"]
+    """The mails in the outbox and their bodies, all columns, by game."""
     mails: Mails = {}
+    bodies = {body.id: {"id": body.id, "text": body.text, "html": body.html}
+              for body in db.session.scalars(select(MailBody))}
+    columns = [c for c in OutboxMessage.__table__.columns if c.name != "id"]
     for row in db.session.execute(select(*columns).order_by(OutboxMessage.id)):
-        mails.setdefault(row.game_id, []).append(dict(row._mapping))
+        game_bodies, messages = mails.setdefault(row.game_id, ([], []))
+        if row.body_id in bodies:
+            game_bodies.append(bodies.pop(row.body_id))
+        messages.append(dict(row._mapping))
     return mails
+
+
+def store_mails(conn: Connection, mails: tuple[list[dict], list[dict]]) -> None:
+    """The baseline's INSERT of one game's mails: the bodies, then the messages."""
+    bodies, messages = mails
+    if bodies:
+        conn.execute(insert(MailBody.__table__), bodies)
+    conn.execute(insert(OutboxMessage.__table__), messages)
 
 
 def bench(kind: str, sizes: Sizes, args: argparse.Namespace,
@@ -132,10 +146,7 @@ def bench(kind: str, sizes: Sizes, args: argparse.Namespace,
           f"{time.perf_counter() - start:.1f} s; {load()}", flush=True)
 
     def prepare() -> None:
-        db.session.remove()
-        with db.engine.begin() as conn:
-            reset(conn, sizes)
-        vacuum(kind)
+        start_afresh(kind, lambda conn: reset(conn, sizes))
 
     prepare()
     subject.raw(None)
@@ -145,13 +156,13 @@ def bench(kind: str, sizes: Sizes, args: argparse.Namespace,
     if stored(sizes.round_number) != expected:
         raise SystemExit(f"[{kind}] ours and the baseline stored different results")
     mails = queued_mails()
-    count = sum(len(m) for m in mails.values())
-    size = sum(len(m["body_text"]) + len(m["body_html"] or "")
-               for ms in mails.values() for m in ms)
+    count = sum(len(messages) for _, messages in mails.values())
+    stored_bodies = [b for bodies, _ in mails.values() for b in bodies]
+    size = sum(len(b["text"]) + len(b["html"] or "") for b in stored_bodies)
     checked = check_mails(sizes.round_number)
-    print(f"[{kind}] results identical to the baseline's; ours queued {count} mails, "
-          f"{size / 1e6:.1f} MB of text and HTML; {checked} of them identical to the same mail "
-          "rendered alone", flush=True)
+    print(f"[{kind}] results identical to the baseline's; ours queued {count} mails with "
+          f"{len(stored_bodies)} distinct bodies, {size / 1e6:.1f} MB of text and HTML; "
+          f"{checked} of them identical to the same mail rendered alone", flush=True)
 
     spent: list[float] = []
 
@@ -193,17 +204,8 @@ def main(title: str, sizes: Sizes, args: argparse.Namespace,
     """Run ``bench`` on each database asked for, each in a database of its own; print."""
     rows = [("db", "measurement", "median", "min", "CPU median")]
     for kind in ["sqlite", "postgresql"] if args.db == "both" else [args.db]:
-        with temporary_database(kind) as url:
-            app = migrated_app(url, kind)
-            with app.app_context():
-                try:
-                    rows += bench(kind, sizes, args, subject_for)
-                except OperationalError as exc:
-                    raise SystemExit(f"[{kind}] the database failed ({exc.orig!r}); was the "
-                                     "server restarted meanwhile? Run again.") from None
-                finally:
-                    db.session.remove()
-                    db.engine.dispose()
+        with temporary_database(kind) as url, bench_app(url, kind):
+            rows += bench(kind, sizes, args, subject_for)
     print()
     print(f"{title}; {args.repeat} runs after a warm-up; wall clock, and the CPU time of this "
           "process (PostgreSQL's own is not in it)")

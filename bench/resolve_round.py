@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from baseline import resolve_raw
 from data import NOW, Sizes
-from harness import Mails, Subject, arguments, main
-from sqlalchemy import insert, select
+from harness import Mails, Subject, arguments, main, store_mails
+from sqlalchemy import select
 
 from vpsleuth.extensions import db
-from vpsleuth.models import Game, OutboxMessage, Round
+from vpsleuth.models import Game, Round
 from vpsleuth.services.resolution import resolve_round
 
 
@@ -37,7 +37,7 @@ def subject_for(sizes: Sizes):
                 if resolve_raw(conn, round_id, NOW) is None:
                     raise SystemExit("the baseline could not claim the round")
                 if mails:
-                    conn.execute(insert(OutboxMessage.__table__), mails[game_id])
+                    store_mails(conn, mails[game_id])
 
         return Subject(ours, raw)
 

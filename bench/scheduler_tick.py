@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from baseline import due_rounds, resolve_raw
 from data import NOW, Sizes
-from harness import Mails, Subject, arguments, main
-from sqlalchemy import insert
+from harness import Mails, Subject, arguments, main, store_mails
 
 from vpsleuth.extensions import db
-from vpsleuth.models import OutboxMessage
 from vpsleuth.services.resolution import resolve_due
 
 
@@ -37,7 +35,7 @@ def subject_for(sizes: Sizes):
                 with db.engine.begin() as conn:
                     game_id = resolve_raw(conn, round_id, NOW)
                     if mails and game_id is not None:
-                        conn.execute(insert(OutboxMessage.__table__), mails[game_id])
+                        store_mails(conn, mails[game_id])
             if len(due) != sizes.games:
                 raise SystemExit(f"the baseline found {len(due)} of {sizes.games} rounds due")
 

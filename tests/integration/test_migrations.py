@@ -88,3 +88,36 @@ def test_every_earlier_revision_upgrades_to_the_newest_with_its_data(empty_url):
             assert tuple(player) == ("Ada", "ada@example.org"), older
             assert schema_differences() == [], older
         db.engine.dispose()
+
+
+def test_outbox_mails_keep_their_bodies_across_the_mail_body_migration(empty_url):
+    """0b7e4c2a9d15 moves the bodies into mail_body, and its downgrade moves them back."""
+    app = create_app({"SQLALCHEMY_DATABASE_URI": empty_url})
+    mails = [("<a@x>", "Grüße\nline 2", "<p>Grüße</p>"), ("<b@x>", "plain only", None)]
+    with app.app_context():
+        upgrade(revision="f55e18e7308d")
+        with db.engine.begin() as conn:
+            for message_id, body_text, body_html in mails:
+                conn.execute(text(
+                    "INSERT INTO outbox_message (kind, to_addr, subject, body_text, body_html, "
+                    "headers, message_id, status, attempts, created_at, next_attempt_at, "
+                    "last_error) VALUES ('report', 'ada@example.org', 'Round 1', :t, :h, '{}', "
+                    ":m, 'pending', 0, '2026-01-01 00:00:00', '2026-01-01 00:00:00', '')"),
+                    {"t": body_text, "h": body_html, "m": message_id})
+        upgrade()
+        assert schema_differences() == []
+        with db.engine.begin() as conn:
+            moved = conn.execute(text(
+                "SELECT o.message_id, b.text, b.html FROM outbox_message o "
+                "JOIN mail_body b ON b.id = o.body_id ORDER BY o.id")).all()
+            # a body written after the upgrade gets an id of its own
+            conn.execute(text("INSERT INTO mail_body (text) VALUES ('new')"))
+            ids = conn.execute(text("SELECT id FROM mail_body ORDER BY id")).scalars().all()
+        assert [tuple(row) for row in moved] == mails
+        assert len(set(ids)) == 3
+        downgrade(revision="f55e18e7308d")
+        with db.engine.connect() as conn:
+            back = conn.execute(text("SELECT message_id, body_text, body_html FROM "
+                                     "outbox_message ORDER BY id")).all()
+        assert [tuple(row) for row in back] == mails
+        db.engine.dispose()

@@ -11,7 +11,8 @@ from vpsleuth import jobs
 from vpsleuth.extensions import db
 from vpsleuth.mail import outbox
 from vpsleuth.mail.keys import reply_address
-from vpsleuth.models import OutboxMessage
+from vpsleuth.models import OutboxMessage, Player
+from vpsleuth.services import games, resolution
 
 
 def rows() -> list[OutboxMessage]:
@@ -119,3 +120,27 @@ def test_a_claim_left_by_a_sender_that_died_is_released_and_sent_with_the_same_i
     assert jobs.send_outbox(app, now + timedelta(minutes=5)) == 0
     assert jobs.send_outbox(app, now + timedelta(minutes=11)) == 1
     assert sink.message_ids() == [row.message_id]
+
+
+def test_a_report_is_stored_once_per_language_and_every_player_gets_it_whole(
+        app, sink, new_game, now):
+    game = new_game(start=False)
+    games.add_player(game, "Dora", "dora@example.org", language="de", now=now)
+    games.start_game(game, now=now, seed=7)
+    resolution.resolve_round(game, now=now + timedelta(days=1), actor="gm", number=1)
+    reports = [r for r in rows() if r.kind == "report"]
+    by_language = {}
+    for row in reports:
+        by_language.setdefault(db.session.get(Player, row.player_id).language, set()).add(
+            row.body_id)
+    assert len(reports) == 4 and {k: len(v) for k, v in by_language.items()} == {"en": 1, "de": 1}
+    assert "Runde 1" in next(r for r in reports if r.player_id == game.players[-1].id).body_text
+    jobs.send_outbox(app, now + timedelta(days=1))
+    got = {message["Message-ID"]: (rcpt, message) for rcpt, message in sink.received}
+    for row in reports:
+        rcpt, message = got[row.message_id]
+        assert rcpt == [row.to_addr]
+        text_part = message.get_body(("plain",)).get_content()
+        html_part = message.get_body(("html",)).get_content()
+        assert text_part.replace("\r\n", "\n").strip() == row.body_text.strip()
+        assert html_part.replace("\r\n", "\n").strip() == row.body_html.strip()

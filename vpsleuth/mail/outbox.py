@@ -23,7 +23,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
 from ..i18n import translator
-from ..models import Game, OutboxMessage, Player, utcnow
+from ..models import Game, MailBody, OutboxMessage, Player, utcnow
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
@@ -81,7 +81,8 @@ def reads(template: str, lang: str) -> frozenset[str] | None:
 def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
             player: Player | None = None, auto: bool = True,
             rendered: tuple[str, str, str] | None = None, **context) -> dict:
-    """The column values of one rendered mail: what queue() stores, for queue_all().
+    """One rendered mail as a dict of outbox columns and its body_text and body_html:
+    what queue() stores, for queue_all().
 
     ``rendered``: the (subject, text, html) of this very mail to another player,
     to reuse when its templates do not read ``player`` (see reads()).
@@ -103,22 +104,35 @@ def message(kind: str, to: str, template: str, lang: str, *, game: Game | None =
 def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
           player: Player | None = None, auto: bool = True, **context) -> OutboxMessage:
     """Add a rendered mail to the session (committed with the caller's transaction)."""
-    msg = OutboxMessage(**message(kind, to, template, lang, game=game, player=player,
-                                  auto=auto, **context))
+    values = message(kind, to, template, lang, game=game, player=player, auto=auto, **context)
+    body = MailBody(text=values.pop("body_text"), html=values.pop("body_html"))
+    msg = OutboxMessage(body=body, **values)
     db.session.add(msg)
     return msg
 
 
 def queue_all(messages: list[dict]) -> None:
-    """Write many mails made by message() with one executemany INSERT, in the caller's
-    transaction (after what the session holds so far).
+    """Write many mails made by message() in the caller's transaction (after what the
+    session holds so far): each distinct body once, then the mails, each with one
+    executemany INSERT.
 
     For mails to every player of a game: thousands of ORM objects would cost more
-    than rendering them.
+    than rendering them, and the report is the same for every player of a
+    language and zone.
     """
-    if messages:
-        db.session.flush()
-        db.session.execute(insert(OutboxMessage.__table__), messages)
+    if not messages:
+        return
+    db.session.flush()
+    distinct: dict[tuple[str, str | None], int] = {}
+    for mail in messages:
+        distinct.setdefault((mail["body_text"], mail["body_html"]), len(distinct))
+    ids = db.session.scalars(
+        insert(MailBody).returning(MailBody.id, sort_by_parameter_order=True),
+        [{"text": text, "html": html} for text, html in distinct]).all()
+    rows = [{key: value for key, value in mail.items() if key not in ("body_text", "body_html")}
+            | {"body_id": ids[distinct[(mail["body_text"], mail["body_html"])]]}
+            for mail in messages]
+    db.session.execute(insert(OutboxMessage.__table__), rows)
 
 
 def sending_enabled() -> bool:

@@ -2,13 +2,13 @@
 
 from .account import ApiToken, GameMaster, LoginToken
 from .game import AuditEntry, Game, GameSecret, Player, Round
-from .mail import InboundMessage, OutboxMessage, ReminderSent, SchedulerState
+from .mail import InboundMessage, MailBody, OutboxMessage, ReminderSent, SchedulerState
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
 from .types import UTCDateTime, VerbatimText, utcnow
 
 __all__ = [
     "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "InboundMessage",
-    "LoginToken", "OutboxMessage", "Player", "ReminderSent", "Round", "RoundResult",
+    "LoginToken", "MailBody", "OutboxMessage", "Player", "ReminderSent", "Round", "RoundResult",
     "SchedulerState", "StandingQuestion", "StandingTip", "TurnVersion", "UTCDateTime",
     "VerbatimText", "utcnow",
 ]

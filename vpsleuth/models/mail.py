@@ -5,10 +5,25 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
 from .types import UTCDateTime, VerbatimText, utcnow
+
+
+class MailBody(db.Model):
+    """The text and HTML of one or more outbox mails.
+
+    A round report is the same for every player of a language and zone, and a
+    1,000-player round would otherwise store it 2,000 times (text and HTML per
+    mail); mails queued together with the same body share one row.
+    """
+
+    __tablename__ = "mail_body"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    html: Mapped[str | None] = mapped_column(Text)
 
 
 class OutboxMessage(db.Model):
@@ -26,8 +41,7 @@ class OutboxMessage(db.Model):
     player_id: Mapped[int | None] = mapped_column(ForeignKey("player.id"), index=True)
     to_addr: Mapped[str] = mapped_column(String(254))
     subject: Mapped[str] = mapped_column(String(300))
-    body_text: Mapped[str] = mapped_column(Text)
-    body_html: Mapped[str | None] = mapped_column(Text)
+    body_id: Mapped[int] = mapped_column(ForeignKey("mail_body.id"), index=True)
     headers: Mapped[str] = mapped_column(Text, default="{}")  # JSON: Reply-To, ...
     message_id: Mapped[str] = mapped_column(String(250), unique=True)
     status: Mapped[str] = mapped_column(String(10), default="pending", index=True)
@@ -37,6 +51,15 @@ class OutboxMessage(db.Model):
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str] = mapped_column(Text, default="")
+    body: Mapped[MailBody] = relationship()
+
+    @property
+    def body_text(self) -> str:
+        return self.body.text
+
+    @property
+    def body_html(self) -> str | None:
+        return self.body.html
 
 
 class InboundMessage(db.Model):
