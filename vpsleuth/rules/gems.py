@@ -39,9 +39,12 @@ class Attribute:
     category: Category
     code: str
 
+    def __hash__(self) -> int:
+        return hash(self.code)  # the codes of all categories differ; enums hash slowly
+
     @property
     def order(self) -> int:
-        return _CODES[self.category].index(self.code)
+        return _ORDER[self.code]
 
     def word(self, lang: str = "en") -> str:
         return _WORDS[lang][self.code]
@@ -58,6 +61,7 @@ _CODES = {
     Category.KIND: ("D", "P", "O"),
     Category.SIZE: ("1", "2", "3"),
 }
+_ORDER = {code: i for codes in _CODES.values() for i, code in enumerate(codes)}
 # Canonical words per language (singular; German sizes are the seed's nouns).
 _WORDS = {
     "en": {
@@ -92,6 +96,13 @@ class Gem:
     colour: Attribute
     kind: Attribute
     size: Attribute
+
+    def __post_init__(self) -> None:
+        # Gems key every tip dict: hash the code once, not three nested dataclasses each time.
+        object.__setattr__(self, "_hash", hash(self.code))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def code(self) -> str:
