@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from vpsleuth.services import accounts, games
@@ -164,3 +166,13 @@ def test_posts_need_no_csrf_token_although_the_web_pages_enforce_csrf(app, api, 
     response = api.post(f"/games/{cast.game.id}/pause", cast["gm"])
     assert response.status_code == 200
     assert response.get_json()["state"] == "paused"
+
+
+def test_a_tokens_last_use_is_written_at_most_every_few_minutes(api, cast, now):
+    token, raw = accounts.issue_api_token(player=cast.ada, label="script")
+    assert token.last_used_at is None
+    assert accounts.token_for(raw, now=now).last_used_at == now
+    soon = now + accounts.TOKEN_TOUCH - timedelta(seconds=1)
+    assert accounts.token_for(raw, now=soon).last_used_at == now  # no write per request
+    later = now + accounts.TOKEN_TOUCH
+    assert accounts.token_for(raw, now=later).last_used_at == later

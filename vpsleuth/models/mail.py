@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -69,6 +69,8 @@ class InboundMessage(db.Model):
     """
 
     __tablename__ = "inbound_message"
+    # The per-sender hourly limit counts a sender's recent messages for every message.
+    __table_args__ = (Index("ix_inbound_message_sender", "from_addr", "received_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     source: Mapped[str] = mapped_column(String(8))  # imap, pipe, smtp

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import func, select
 
@@ -12,6 +12,8 @@ from ..extensions import db
 from ..models import ApiToken, GameMaster, Player, utcnow
 from .errors import Invalid, NotFound
 from .games import EMAIL_PATTERN, audit
+
+TOKEN_TOUCH = timedelta(minutes=5)  # how stale a token's "last used" time may be
 
 
 def create_game_master(email: str, name: str, language: str = "en") -> GameMaster:
@@ -52,12 +54,18 @@ def issue_api_token(*, game_master: GameMaster | None = None, player: Player | N
 
 
 def token_for(raw: str, now: datetime | None = None) -> ApiToken | None:
-    """The live token with this raw value, or None (unknown or revoked)."""
+    """The live token with this raw value, or None (unknown or revoked).
+
+    Its "last used" time is written at most every TOKEN_TOUCH: a script sending
+    many requests should not cost a write and a commit each.
+    """
     token = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == _hash(raw)))
     if token is None or token.revoked_at is not None:
         return None
-    token.last_used_at = now or utcnow()
-    db.session.commit()
+    now = now or utcnow()
+    if token.last_used_at is None or now - token.last_used_at >= TOKEN_TOUCH:
+        token.last_used_at = now
+        db.session.commit()
     return token
 
 

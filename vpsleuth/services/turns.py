@@ -65,7 +65,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     version = TurnVersion(game_id=game.id, player_id=player.id, channel=channel, text=text,
                           received_at=now, entered_by=entered_by or player.email)
     db.session.add(version)
-    db.session.commit()
+    _commit_keeping_loaded()
     round_ = None
     try:
         round_ = _open_round_for(player, now, round_number)
@@ -89,6 +89,21 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         on_accept(submission)
     db.session.commit()
     return submission
+
+
+def _commit_keeping_loaded() -> None:
+    """Commit without expiring what this request has loaded (player, game, rounds).
+
+    Reading them all again would cost four queries a turn; they were read a moment
+    ago in this request, and what must be current is checked in the database
+    when the turn is applied (_lock: the round still open).
+    """
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 
 
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:

@@ -191,7 +191,7 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
         return _finish(row, "refused", "no turn in the mail (only quoted text, a signature "
                        "or comments); answered the player", now)
     round_number = thread.round_of_reply(msg, player)
-    db.session.commit()
+    # What was found so far (player, turn text) commits with the turn's verbatim copy.
     return _apply(row, player, text, round_number, now)
 
 
