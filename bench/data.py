@@ -3,7 +3,11 @@
 Each player of each game has a question and ``tips`` tips (right with a
 probability drawn per player, so scores and ranks spread) standing in the open
 round; every earlier round has its published results, as the report's
-standings history needs them. Seeded, so every run resolves the same data.
+standings history needs them, and its mails sent (a report shared by all
+players and a round-opened mail each; short bodies): a game at round 5 has
+mail behind it, and PostgreSQL plans the checks of the outbox's foreign keys
+by the table's size (on a table it believes empty, a scan per row). Seeded,
+so every run resolves the same data.
 """
 
 from __future__ import annotations
@@ -59,7 +63,7 @@ def build(conn: Connection, sizes: Sizes, seed: int = 1) -> list[int]:
     started = first - timedelta(days=7)
     rows: dict[str, list[dict]] = {t: [] for t in (
         "game", "game_secret", "player", "round", "round_result", "turn_version",
-        "standing_question", "standing_tip")}
+        "standing_question", "standing_tip", "mail_body", "outbox_message")}
     for g in range(1, sizes.games + 1):
         distribution = deal(seed * 100_003 + g)
         salt = f"{g:032x}"
@@ -89,6 +93,7 @@ def build(conn: Connection, sizes: Sizes, seed: int = 1) -> list[int]:
                 _turns(rng, rows, g, round_id, ids, distribution, sizes.tips)
             else:
                 rows["round_result"] += _results(rng, round_id, totals)
+                _sent_mails(rows, g, number, ids, deadline)
     for table, table_rows in rows.items():
         bulk_load(conn, table, table_rows)
     after_load(conn)
@@ -114,6 +119,28 @@ def _turns(rng: random.Random, rows: dict, game_id: int, round_id: int, players:
                 gem=gem.code, location=location, version_id=version))
 
 
+def _sent_mails(rows: dict, game_id: int, number: int, players: list[int],
+                sent: datetime) -> None:
+    """The mails of a resolved round: its report (one body for all) and the next round's."""
+    report = len(rows["mail_body"]) + 1
+    rows["mail_body"].append(dict(id=report, text=f"Report of round {number}", html=None))
+    for p in players:
+        opened = len(rows["mail_body"]) + 1
+        rows["mail_body"].append(dict(id=opened, text=f"Round {number + 1} is open", html=None))
+        for kind, body in (("report", report), ("round_opened", opened)):
+            mail = len(rows["outbox_message"]) + 1
+            rows["outbox_message"].append(dict(
+                id=mail, kind=kind, game_id=game_id, player_id=p, to_addr=f"p{p}@example.org",
+                subject=f"Round {number}", body_id=body, message_id=f"<{mail}.old@bench>",
+                status="sent", attempts=1, created_at=sent, next_attempt_at=sent, sent_at=sent))
+
+
+def history_size(sizes: Sizes) -> tuple[int, int]:
+    """How many mail bodies and outbox mails build() writes for the resolved rounds."""
+    rounds = sizes.games * (sizes.round_number - 1)
+    return rounds * (sizes.players + 1), rounds * sizes.players * 2
+
+
 def _results(rng: random.Random, round_id: int, totals: dict[int, int]) -> list[dict]:
     rows = []
     for p in totals:
@@ -135,9 +162,10 @@ def _results(rng: random.Random, round_id: int, totals: dict[int, int]) -> list[
 def reset(conn: Connection, sizes: Sizes) -> None:
     """Undo a resolution of the open rounds (ours or the baseline's), so it can run again."""
     opened = "SELECT id FROM round WHERE number = :n"
+    bodies, mails = history_size(sizes)
     for sql in (
-        "DELETE FROM outbox_message",
-        "DELETE FROM mail_body",
+        f"DELETE FROM outbox_message WHERE id > {mails}",
+        f"DELETE FROM mail_body WHERE id > {bodies}",
         "DELETE FROM audit_entry",
         f"DELETE FROM round_result WHERE round_id IN ({opened})",
         "DELETE FROM round WHERE number > :n",

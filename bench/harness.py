@@ -112,12 +112,14 @@ def stored(number: int) -> tuple[list, list]:
 
 
 def queued_mails() -> Mails:
-    """The mails in the outbox and their bodies, all columns, by game."""
+    """The mails ours queued (pending) and their bodies, all columns, by game."""
     mails: Mails = {}
+    new = OutboxMessage.status == "pending"  # the earlier rounds' mails were sent
     bodies = {body.id: {"id": body.id, "text": body.text, "html": body.html}
-              for body in db.session.scalars(select(MailBody))}
+              for body in db.session.scalars(select(MailBody).where(
+                  MailBody.id.in_(select(OutboxMessage.body_id).where(new))))}
     columns = [c for c in OutboxMessage.__table__.columns if c.name != "id"]
-    for row in db.session.execute(select(*columns).order_by(OutboxMessage.id)):
+    for row in db.session.execute(select(*columns).where(new).order_by(OutboxMessage.id)):
         game_bodies, messages = mails.setdefault(row.game_id, ([], []))
         if row.body_id in bodies:
             game_bodies.append(bodies.pop(row.body_id))

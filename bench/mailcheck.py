@@ -38,8 +38,9 @@ def check_mails(number: int, games: int = 3, every: int = 7) -> int:
 
     Raises SystemExit on the first difference.
     """
-    rows = db.session.scalars(select(OutboxMessage).where(OutboxMessage.game_id <= games)
-                              .order_by(OutboxMessage.id)).all()
+    rows = db.session.scalars(select(OutboxMessage).where(
+        OutboxMessage.game_id <= games, OutboxMessage.status == "pending")
+        .order_by(OutboxMessage.id)).all()
     compared = 0
     for row in rows[::every]:
         game = db.session.get(Game, row.game_id)
