@@ -62,6 +62,7 @@ def profile(run: Callable[[], object], prepare: Callable[[], None], top: int = 2
     stats = pstats.Stats(profiler, stream=out)
     stats.sort_stats("tottime").print_stats(top)
     stats.sort_stats("cumulative").print_stats(top)
+    stats.sort_stats("cumulative").print_stats("vpsleuth", top)
     return out.getvalue()
 
 
