@@ -23,6 +23,21 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+
+def commit_keeping_loaded() -> None:
+    """Commit without expiring what the session has loaded.
+
+    For a request that goes on with the rows it just read or wrote: reading
+    them all again after the commit would cost a query each. Only where what
+    must be current is checked in the database anyway.
+    """
+    session = db.session()
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = True
 migrate = Migrate(render_as_batch=True)
 mail = Mail()
 

@@ -48,10 +48,10 @@ def test_a_message_stored_when_processing_cannot_finish_stays_received(game, ada
 
     from vpsleuth.mail.inbound import pipeline
 
-    def database_gone(row_id, **kwargs):
+    def database_gone(row, now, **kwargs):
         raise OperationalError("SELECT", {}, Exception("server closed the connection"))
 
-    monkeypatch.setattr(pipeline, "process", database_gone)
+    monkeypatch.setattr(pipeline, "_run", database_gone)
     received = pipeline.receive(corpus("gmail_reply.eml", ada), "pipe")
     assert received.status == "received"
     assert f"vpsleuth mail reprocess {received.id}" in received.error

@@ -7,6 +7,7 @@ from ..orders import LineError
 
 class ServiceError(Exception):
     code = "error"
+    version_id: int | None = None  # a refused turn: the version that records it
 
     def __init__(self, message: str):
         super().__init__(message)

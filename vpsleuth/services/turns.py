@@ -8,7 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, insert, select, update
 
-from ..extensions import db
+from ..extensions import commit_keeping_loaded, db
 from ..mail import notify
 from ..models import (
     CHANNELS,
@@ -55,8 +55,8 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     (bad lines), RoundClosed (late, or for a round that is not open) or
     WrongState (game not running, player withdrawn). ``on_accept(submission)``
     is called just before the commit that applies an accepted turn, so a
-    caller's own record of it (the inbound mail's status) commits with the turn,
-    or a caller reads it while it is loaded (the commit expires every object).
+    caller's own record of it (the inbound mail's status) commits with the turn.
+    A refusal carries the id of the version stored as ``exc.version_id``.
     """
     if channel not in CHANNELS:
         raise Invalid(f"unknown channel {channel!r}")
@@ -65,45 +65,32 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     version = TurnVersion(game_id=game.id, player_id=player.id, channel=channel, text=text,
                           received_at=now, entered_by=entered_by or player.email)
     db.session.add(version)
-    _commit_keeping_loaded()
+    # The player, game and rounds this request loaded stay loaded (four queries
+    # fewer); what must be current is checked when the turn is applied (_lock).
+    commit_keeping_loaded()
     round_ = None
     try:
         round_ = _open_round_for(player, now, round_number)
-        version.round_id = round_.id
         parsed = parse_turn(text)
         if not parsed.ok:
             raise TurnRefused(parsed.errors)
         _lock(player, round_)
         _apply(round_, player, parsed.change, version)
     except (TurnRefused, RoundClosed, WrongState) as exc:
+        exc.version_id = version.id
         db.session.rollback()
         version.status, version.errors = "refused", exc.message
         version.round_id = round_.id if round_ is not None else None
         db.session.commit()
         raise
-    version.status = "accepted"
+    version.status, version.round_id = "accepted", round_.id  # one UPDATE
     standing = standing_turn(round_, player)
     notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
-    db.session.commit()
+    commit_keeping_loaded()  # the caller may read the submission without a reload
     return submission
-
-
-def _commit_keeping_loaded() -> None:
-    """Commit without expiring what this request has loaded (player, game, rounds).
-
-    Reading them all again would cost four queries a turn; they were read a moment
-    ago in this request, and what must be current is checked in the database
-    when the turn is applied (_lock: the round still open).
-    """
-    session = db.session()
-    session.expire_on_commit = False
-    try:
-        session.commit()
-    finally:
-        session.expire_on_commit = True
 
 
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:

@@ -25,12 +25,12 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...extensions import db
-from ...models import InboundMessage, Player, TurnVersion, utcnow
+from ...models import InboundMessage, Player, utcnow
 from ...services import turns
 from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
 from .. import keys
 from . import answers, classify, mime, reply, thread
-from .store import TOO_LARGE, store
+from .store import TOO_LARGE, stored_row
 
 log = logging.getLogger(__name__)
 HANDLED = ("applied", "refused", "ignored")
@@ -43,7 +43,7 @@ def ingest(raw: bytes, source: str, *, now: datetime | None = None) -> InboundMe
     Raises store.StoreError when the message could not be stored; the entrances use
     receive(), which also never raises once the message is stored.
     """
-    return process(store(raw, source, now=now), now=now)
+    return _run(stored_row(raw, source, now=now), now, force=False)
 
 
 @dataclass(frozen=True)
@@ -61,9 +61,10 @@ def receive(raw: bytes, source: str, *, now: datetime | None = None) -> Received
     Raises store.StoreError when the message could not be stored (the entrance
     then leaves it with the sender: tempfail, 4xx, or in the IMAP folder).
     """
-    row_id = store(raw, source, now=now)
+    row = stored_row(raw, source, now=now)
+    row_id = row.id
     try:
-        row = process(row_id, now=now)
+        row = _run(row, now, force=False)
         return Received(row_id, row.status, row.error)
     except Exception as exc:  # e.g. the database went away after the message was stored
         log.exception("inbound message %s stored but not processed", row_id)
@@ -75,10 +76,14 @@ def receive(raw: bytes, source: str, *, now: datetime | None = None) -> Received
 
 def process(row_id: int, *, now: datetime | None = None, force: bool = False) -> InboundMessage:
     """Run a stored message through the pipeline; a crash leaves it "failed"."""
-    now = now or utcnow()
     row = db.session.get(InboundMessage, row_id)
     if row is None:
         raise NotFound(f"no inbound message {row_id}")
+    return _run(row, now, force=force)
+
+
+def _run(row: InboundMessage, now: datetime | None, *, force: bool) -> InboundMessage:
+    now, row_id = now or utcnow(), row.id
     try:
         _process(row, now, force)
     except Exception as exc:
@@ -209,7 +214,6 @@ def _too_large(row: InboundMessage, player: Player | None, now: datetime) -> Non
 def _apply(row: InboundMessage, player: Player, text: str, round_number: int | None,
            now: datetime) -> None:
     row_id, player_id, lang = row.id, player.id, player.language
-    before = _last_version(player_id)
     try:
         # The service's own clock decides lateness: a message reprocessed after
         # the deadline is late, as it would be from any other entrance. "applied"
@@ -226,15 +230,5 @@ def _apply(row: InboundMessage, player: Player, text: str, round_number: int | N
         return None
     player = db.session.get(Player, player_id)
     answers.refuse_player(player, why, errors)
-    version = _last_version(player_id)
     row = db.session.get(InboundMessage, row_id)
-    return _finish(row, "refused", refused.message, now,
-                   version if version and version != before else None)
-
-
-def _last_version(player_id: int) -> int | None:
-    try:
-        return db.session.scalar(select(func.max(TurnVersion.id)).where(
-            TurnVersion.player_id == player_id, TurnVersion.channel == "email"))
-    except SQLAlchemyError:
-        return None
+    return _finish(row, "refused", refused.message, now, refused.version_id)

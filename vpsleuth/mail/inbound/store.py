@@ -13,7 +13,7 @@ from datetime import datetime
 from flask import current_app
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlchemyError
 
-from ...extensions import db
+from ...extensions import commit_keeping_loaded, db
 from ...models import InboundMessage, utcnow
 from . import mime
 
@@ -45,6 +45,11 @@ def store(raw: bytes, source: str, *, now: datetime | None = None) -> int:
     Raises StoreError: temporary when the database cannot be reached (an MTA
     should retry), permanent when the database refuses this input.
     """
+    return stored_row(raw, source, now=now).id
+
+
+def stored_row(raw: bytes, source: str, *, now: datetime | None = None) -> InboundMessage:
+    """store(), returning the row itself, still loaded: for the pipeline to go on with."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}")
     if not isinstance(raw, bytes | bytearray | memoryview):
@@ -64,9 +69,7 @@ def store(raw: bytes, source: str, *, now: datetime | None = None) -> int:
                          error=note)
     try:
         db.session.add(row)
-        db.session.flush()
-        row_id = row.id  # read before the commit expires it: no reload of the raw bytes
-        db.session.commit()
+        commit_keeping_loaded()  # the pipeline goes on with the row: no reload of the raw bytes
     except (OperationalError, InterfaceError) as exc:
         _rollback()
         raise StoreError(f"database unavailable: {_first_line(exc)}", temporary=True) from exc
@@ -74,7 +77,7 @@ def store(raw: bytes, source: str, *, now: datetime | None = None) -> int:
         _rollback()
         raise StoreError(f"could not store the message: {_first_line(exc)}",
                          temporary=False) from exc
-    return row_id
+    return row
 
 
 def _rollback() -> None:
