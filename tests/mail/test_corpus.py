@@ -194,3 +194,16 @@ def test_a_withdrawn_player_is_told_the_turn_was_not_applied(game, ada):
     row = ingest(corpus("gmail_reply.eml", ada), "pipe")
     assert row.status == "refused" and "withdrawn" in row.error
     assert [m.kind for m in outbox()] == ["refused"]
+
+
+def test_a_german_player_is_told_in_german_that_the_round_has_moved_on(game, ben):
+    from vpsleuth.services import resolution
+
+    raw = corpus("gmail_reply.eml", ben)  # In-Reply-To: the round 1 mail
+    resolution.resolve_round(game, now=game.open_round.deadline)
+    row = ingest(raw, "pipe")
+    assert row.status == "refused" and "round 2 is open" in row.error  # the GM's record
+    [reply] = outbox("refused")
+    assert reply.to_addr == ben.email
+    assert "offen ist aber Runde 2" in reply.body_text and "Abgabetermin" in reply.body_text
+    assert "round 2 is open" not in reply.body_text

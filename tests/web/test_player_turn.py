@@ -182,6 +182,21 @@ def test_a_form_of_a_resolved_round_is_refused_naming_the_open_round(moonstone, 
                                games.find_player(moonstone, "Ada")).is_empty
 
 
+def test_a_late_turn_is_refused_in_german_on_a_german_page(moonstone, ada):
+    ada.get("/lang/de")
+    data = form_fields(ada, moonstone, tip_RD1="A")
+    moonstone.open_round.deadline = utcnow() - timedelta(minutes=1)
+    db.session.commit()
+    response = ada.post(f"/games/{moonstone.id}/turn", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409
+    assert "Der Abgabetermin von Runde 1 ist am" in page and "Runde 2 beginnt" in page
+    assert "deadline of round 1 passed" not in page
+    # the record keeps the English text, as the GM and the API read it
+    assert "the deadline of round 1 passed" in versions(
+        games.find_player(moonstone, "Ada"))[-1].errors
+
+
 @pytest.mark.parametrize("lang", ["de"])
 def test_the_form_speaks_german_and_saves_german_keywords(moonstone, ada, lang):
     ada.get(f"/lang/{lang}")

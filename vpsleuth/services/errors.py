@@ -6,12 +6,20 @@ from ..orders import LineError
 
 
 class ServiceError(Exception):
+    """``message`` is English (the API, logs, the GM's records); ``de`` the same in
+    German, for a player who plays in German (``text(lang)``)."""
+
     code = "error"
     version_id: int | None = None  # a refused turn: the version that records it
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, de: str | None = None):
         super().__init__(message)
         self.message = message
+        self.de = de
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` where there is one, else in English."""
+        return self.de if lang == "de" and self.de else self.message
 
 
 class NotFound(ServiceError):

@@ -95,29 +95,40 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
 
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:
     game = player.game
+    name = f"„{game.name}“"  # German quotation marks for the German texts
     if not player.active:
-        raise WrongState(f"{player.name} has been withdrawn from {game.name!r}")
+        raise WrongState(f"{player.name} has been withdrawn from {game.name!r}",
+                         de=f"{player.name} spielt in {name} nicht mehr mit")
     if game.state == "setup":
-        raise WrongState(f"{game.name!r} has not started yet; round 1 opens when it starts")
+        raise WrongState(f"{game.name!r} has not started yet; round 1 opens when it starts",
+                         de=f"{name} hat noch nicht begonnen; Runde 1 beginnt mit dem Start")
     if game.state == "finished":
-        raise RoundClosed(f"{game.name!r} has ended; no more turns")
+        raise RoundClosed(f"{game.name!r} has ended; no more turns",
+                          de=f"{name} ist beendet; es werden keine Züge mehr angenommen")
     if game.state == "paused":
         raise RoundClosed(f"{game.name!r} is paused by the game master; "
-                          "send your turn again when it resumes")
+                          "send your turn again when it resumes",
+                          de=f"{name} ist von der Spielleitung unterbrochen; schick deinen Zug "
+                             "noch einmal, wenn es weitergeht")
     round_ = game.open_round
     if round_ is None or round_.state != "open":
-        raise RoundClosed(f"no round of {game.name!r} is open right now")
-    tz = game.timezone
-    if round_number is not None and round_number != round_.number:
+        raise RoundClosed(f"no round of {game.name!r} is open right now",
+                          de=f"In {name} ist gerade keine Runde offen")
+    n, tz = round_.number, game.timezone
+    deadline = {lang: format_deadline(round_.deadline, tz, lang) for lang in ("en", "de")}
+    if round_number is not None and round_number != n:
         raise RoundClosed(
-            f"this turn is for round {round_number}, but round {round_.number} is open "
-            f"(deadline {format_deadline(round_.deadline, tz)}); send it for round "
-            f"{round_.number} if you mean it for that round")
+            f"this turn is for round {round_number}, but round {n} is open "
+            f"(deadline {deadline['en']}); send it for round {n} if you mean it for that round",
+            de=f"Dieser Zug ist für Runde {round_number}, offen ist aber Runde {n} "
+               f"(Abgabetermin {deadline['de']}); schick ihn für Runde {n}, wenn du ihn für "
+               "diese Runde meinst")
     if now >= round_.deadline:
         raise RoundClosed(
-            f"the deadline of round {round_.number} passed at "
-            f"{format_deadline(round_.deadline, tz)}; the round is being resolved and "
-            f"round {round_.number + 1} will open with the report")
+            f"the deadline of round {n} passed at {deadline['en']}; the round is being "
+            f"resolved and round {n + 1} will open with the report",
+            de=f"Der Abgabetermin von Runde {n} ist am {deadline['de']} abgelaufen; die Runde "
+               f"wird ausgewertet, und Runde {n + 1} beginnt mit dem Bericht")
     return round_
 
 
@@ -135,7 +146,10 @@ def _lock(player: Player, round_: Round) -> None:
         .values(state="open").execution_options(synchronize_session=False))
     if held.rowcount != 1:
         raise RoundClosed(f"round {round_.number} of {player.game.name!r} closed for "
-                          "resolution while this turn came in; nothing of it was applied")
+                          "resolution while this turn came in; nothing of it was applied",
+                          de=f"Runde {round_.number} von „{player.game.name}“ wurde zur "
+                             "Auswertung geschlossen, während dieser Zug eintraf; nichts "
+                             "davon wurde übernommen")
     db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
 
 

@@ -39,7 +39,8 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError):
-        return render_template("web/error.html", message=exc.message), STATUS.get(exc.code, 400)
+        message = exc.text(current_language())
+        return render_template("web/error.html", message=message), STATUS.get(exc.code, 400)
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)

@@ -134,6 +134,6 @@ def _submit(game: Game, player: Player, text: str, posted_round: int | None, for
     except (RoundClosed, WrongState) as exc:
         return _render(game, player, form, turns.standing_turn(game.open_round, player)
                        if game.open_round is not None else Turn(), status=409,
-                       problem=exc.message, pasted=pasted)
+                       problem=exc.text(lang), pasted=pasted)
     flash(translate(lang, "Your turn for round {} is saved.").format(sub.round.number), "ok")
     return redirect(url_for("player.turn", game_id=game.id) + "#saved")
