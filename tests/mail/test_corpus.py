@@ -207,3 +207,18 @@ def test_a_german_player_is_told_in_german_that_the_round_has_moved_on(game, ben
     assert reply.to_addr == ben.email
     assert "offen ist aber Runde 2" in reply.body_text and "Abgabetermin" in reply.body_text
     assert "round 2 is open" not in reply.body_text
+
+
+def test_a_game_paused_between_two_mails_of_one_poll_refuses_the_second(game, ada):
+    """One session handles a whole poll: a turn must not leave stale state behind."""
+    from sqlalchemy import update
+
+    from vpsleuth.models import Game
+
+    game_id = game.id
+    assert ingest(corpus("gmail_reply.eml", ada), "imap").status == "applied"
+    with db.engine.begin() as conn:  # the GM pauses, in another process
+        conn.execute(update(Game.__table__).where(Game.__table__.c.id == game_id)
+                     .values(state="paused"))
+    row = ingest(corpus("signature_dash.eml", ada), "imap")
+    assert row.status == "refused" and "paused" in row.error

@@ -89,7 +89,9 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
-    commit_keeping_loaded()  # the caller may read the submission without a reload
+    # A plain commit: what the session holds is expired, so whatever it does next
+    # (the next mail of an IMAP poll) reads the game afresh.
+    db.session.commit()
     return submission
 
 
