@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flask import Flask
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
 
 from vpsleuth import ROOT, create_app
@@ -90,6 +90,17 @@ def watch(page: Page) -> Page:
     page.on("response", lambda r: r.status >= 400 and not r.url.endswith("/favicon.ico")
             and page.failed.append((r.status, r.url)))
     return page
+
+
+def invite(page: Page, players: tuple[tuple[str, str, str], ...]) -> None:
+    """On the GM's game page: invite each (name, email, language), checking each flash."""
+    for name, email, language in players:
+        page.fill(".invite-form #name", name)
+        page.fill(".invite-form #email", email)
+        page.select_option(".invite-form #language", language)
+        page.click("#invite")
+        expect(page.locator(".flash")).to_contain_text(f"{name} is invited")
+    expect(page.locator(".player-list .player")).to_have_count(len(players))
 
 
 def follow_sign_in_link(page: Page, link: str) -> None:

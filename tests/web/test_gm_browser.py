@@ -11,7 +11,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from browser_support import SCREENSHOTS, SIZES, chromium, live_sqlite, screenshot, watch
+from browser_support import (
+    SCREENSHOTS,
+    SIZES,
+    chromium,
+    invite,
+    live_sqlite,
+    screenshot,
+    watch,
+)
 from playwright.sync_api import expect
 from sqlalchemy import select
 
@@ -75,14 +83,7 @@ def test_a_gm_signs_in_creates_a_game_invites_two_players_and_watches_the_board(
     expect(page.locator("h1.game-title")).to_contain_text("Winter Gems")
     expect(page.locator(".flash")).to_contain_text("Game created")
 
-    for name, email, language in (("Ada", "ada@example.org", "en"),
-                                  ("Bruno", "bruno@example.org", "de")):
-        page.fill(".invite-form #name", name)
-        page.fill(".invite-form #email", email)
-        page.select_option(".invite-form #language", language)
-        page.click("#invite")
-        expect(page.locator(".flash")).to_contain_text(f"{name} is invited")
-    expect(page.locator(".player-list .player")).to_have_count(2)
+    invite(page, (("Ada", "ada@example.org", "en"), ("Bruno", "bruno@example.org", "de")))
 
     page.once("dialog", lambda dialog: dialog.accept())  # "Start the game now?"
     page.click("#start-game")

@@ -23,6 +23,7 @@ from browser_support import (
     SIZES,
     chromium,
     follow_sign_in_link,
+    invite,
     screenshot,
     serve,
     sign_in_link,
@@ -128,13 +129,7 @@ def grace_signs_in_and_sets_up_the_game(gm, base: str) -> None:
     gm.fill("#first_bonus_round", "2")
     gm.click("#create-game")
     expect(gm.locator(".flash")).to_contain_text("Game created")
-    for name, email, language in (("Ada", ADA, "en"), ("Bert", BERT, "de")):
-        gm.fill(".invite-form #name", name)
-        gm.fill(".invite-form #email", email)
-        gm.select_option(".invite-form #language", language)
-        gm.click("#invite")
-        expect(gm.locator(".flash")).to_contain_text(f"{name} is invited")
-    expect(gm.locator(".player-list .player")).to_have_count(2)
+    invite(gm, (("Ada", ADA, "en"), ("Bert", BERT, "de")))
     gm.click("#start-game")
     assert gm.dialogs == ["Start the game now? House rules and schedule cannot change "
                           "afterwards."]
