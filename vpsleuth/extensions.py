@@ -23,6 +23,8 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+migrate = Migrate(render_as_batch=True)
+mail = Mail()
 
 
 def commit_keeping_loaded() -> None:
@@ -38,8 +40,6 @@ def commit_keeping_loaded() -> None:
         session.commit()
     finally:
         session.expire_on_commit = True
-migrate = Migrate(render_as_batch=True)
-mail = Mail()
 
 
 @event.listens_for(Engine, "connect")
