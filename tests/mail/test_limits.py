@@ -1,16 +1,25 @@
-"""Limits: duplicates, oversized mail, mails per sender, refusals per unknown sender."""
+"""Limits: duplicates, oversized mail, mails per player or sender, replies to unknown senders.
+
+The attacks on the limits go through the real SMTP receiver.
+"""
 
 from __future__ import annotations
 
 import base64
 from datetime import timedelta
 
+import pytest
+
 from vpsleuth.extensions import db
+from vpsleuth.mail import keys
 from vpsleuth.mail.inbound import ingest
-from vpsleuth.models import InboundMessage, TurnVersion, utcnow
+from vpsleuth.mail.inbound.smtpd import controller
+from vpsleuth.models import InboundMessage, Player, TurnVersion, utcnow
+from vpsleuth.rules import GEM_BY_CODE, parse_question
 from vpsleuth.services import turns
 
-from .support import corpus, inbound, outbox, outbox_mark
+from .support import corpus, free_port, inbound, outbox, outbox_mark
+from .test_smtpd import deliver
 
 
 def with_message_id(raw: bytes, n: int) -> bytes:
@@ -78,27 +87,98 @@ def test_an_oversized_bounce_is_ignored_not_answered(app, game, ben):
     assert outbox() == []
 
 
-def add_earlier(sender: str, count: int, minutes_ago: int) -> None:
+def add_earlier(sender: str, count: int, minutes_ago: int, player: Player | None = None) -> None:
+    """Earlier mails from ``sender``: keyed ones (``player``'s key) or unkeyed ones."""
     for _ in range(count):
         db.session.add(InboundMessage(source="imap", raw=b"x", from_addr=sender,
-                                      status="applied",
+                                      status="applied", player_id=player and player.id,
                                       received_at=utcnow() - timedelta(minutes=minutes_ago)))
     db.session.commit()
 
 
-def test_mail_over_the_hourly_limit_per_sender_is_stored_and_ignored(app, game, ada):
+def test_keyed_mail_over_the_players_hourly_limit_is_stored_ignored_and_told_once(app, game,
+                                                                                 ada):
     assert app.config["INBOUND_PER_SENDER_PER_HOUR"] == 20
-    add_earlier("ada@example.org", 20, minutes_ago=30)
+    add_earlier("ada@example.org", 20, minutes_ago=30, player=ada)
     row = ingest(corpus("gmail_reply.eml", ada), "pipe")
     assert row.status == "ignored" and row.error.startswith("rate limit")
-    assert outbox() == []
+    assert row.player_id == ada.id
+    assert "told the player" in row.error
+    again = ingest(corpus("signature_dash.eml", ada), "pipe")
+    assert again.status == "ignored" and "told within the past hour" in again.error
+    [notice] = outbox()
+    assert (notice.kind, notice.to_addr, notice.player_id) == ("over_limit", "ada@example.org",
+                                                               ada.id)
+    assert "more than 20 mails" in notice.body_text
     assert turns.standing_turn(game.open_round, ada).is_empty
 
 
 def test_mail_older_than_an_hour_does_not_count_against_the_limit(game, ada):
-    add_earlier("ada@example.org", 19, minutes_ago=30)
-    add_earlier("ada@example.org", 50, minutes_ago=61)
+    add_earlier("ada@example.org", 19, minutes_ago=30, player=ada)
+    add_earlier("ada@example.org", 50, minutes_ago=61, player=ada)
     assert ingest(corpus("gmail_reply.eml", ada), "pipe").status == "applied"
+
+
+def test_unkeyed_mail_from_a_players_address_does_not_count_against_her_key(game, ada):
+    add_earlier("ada@example.org", 50, minutes_ago=10)
+    assert ingest(corpus("gmail_reply.eml", ada), "pipe").status == "applied"
+
+
+def test_keyed_mail_does_not_count_against_the_unkeyed_limit_of_its_address(game, ada):
+    add_earlier("ada@example.org", 50, minutes_ago=10, player=ada)
+    fresh = corpus("missing_key.eml").replace(b"stranger@example.com", b"ada@example.org")
+    row = ingest(fresh, "pipe")
+    assert row.status == "refused" and "answered ada@example.org" in row.error
+
+
+# The attacks, through the real SMTP receiver.
+
+@pytest.fixture
+def smtp_port(app):
+    """The receiver running in this process on a free port, feeding the test database."""
+    port = free_port()
+    server = controller(app, "127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
+
+
+def forged(n: int, sender: str) -> bytes:
+    """Mail number ``n`` without a reply key that claims to come from ``sender``."""
+    raw = corpus("missing_key.eml").replace(b"stranger@example.com", sender.encode())
+    return with_message_id(raw, n)
+
+
+def test_forged_mails_from_a_players_address_cannot_stop_her_genuine_reply(app, game, ada,
+                                                                          smtp_port):
+    limit = app.config["INBOUND_PER_SENDER_PER_HOUR"]
+    for n in range(limit + 1):
+        deliver(smtp_port, forged(n, "ada@example.org"), "ada@example.org",
+                ["vpsleuth@localhost"])
+    assert inbound()[-1].status == "ignored", "the forger's own mails are limited"
+    deliver(smtp_port, corpus("gmail_reply.eml", ada), "ada@example.org",
+            [keys.reply_address(ada)])
+    genuine = inbound()[-1]
+    assert (genuine.status, genuine.player_id) == ("applied", ada.id)
+    standing = turns.standing_turn(game.open_round, ada)
+    assert standing.question == parse_question("A red")
+    assert standing.tips == {GEM_BY_CODE["BP2"]: "B"}
+    assert [m.to_addr for m in outbox("confirmation")] == ["ada@example.org"]
+
+
+def test_a_flood_with_a_players_key_is_stopped_whatever_its_from_addresses(app, game, ada,
+                                                                         smtp_port):
+    limit = app.config["INBOUND_PER_SENDER_PER_HOUR"]
+    senders = ("ada@example.org", "ada@work.example", "loop@forwarder.example")
+    for n in range(limit + 2):
+        sender = senders[n % len(senders)]
+        raw = corpus("signature_dash.eml", ada).replace(b"ada@example.org", sender.encode())
+        deliver(smtp_port, with_message_id(raw, n), sender, ["vpsleuth@localhost"])
+    rows = inbound()
+    assert [r.status for r in rows] == ["applied"] * limit + ["ignored"] * 2
+    assert {r.player_id for r in rows} == {ada.id}
+    assert [m.kind for m in outbox()] == ["confirmation"] * limit + ["over_limit"]
+    assert db.session.query(TurnVersion).filter_by(channel="email").count() == limit
 
 
 def test_an_unknown_sender_gets_at_most_three_refusals_an_hour(app, game):

@@ -1,7 +1,8 @@
 """The replies the pipeline queues, in the player's language, and their limits.
 
 A keyed player always gets an answer (the per-sender limit on incoming mail
-bounds how many). A sender without a valid key gets at most
+bounds how many); over that limit, one notice an hour says that the rest is
+set aside. A sender without a valid key gets at most
 INBOUND_REFUSALS_PER_HOUR polite refusals an hour, so a forged From address
 cannot make us spam its owner.
 """
@@ -16,7 +17,9 @@ from sqlalchemy import func, select
 from ...extensions import db
 from ...models import OutboxMessage, Player
 from ...orders import LineError
-from .. import notify
+from .. import notify, outbox
+
+OVER_LIMIT = "over_limit"  # the outbox kind of the notice to a keyed player
 
 _REASONS = {
     "too_large": {
@@ -43,6 +46,19 @@ _REASONS = {
         "en": "Some lines of your mail are not turn lines.",
         "de": "Einige Zeilen deiner Mail sind keine Zugzeilen.",
     },
+    "over_limit": {
+        "en": "We received more than {limit} mails with your reply address within an hour, "
+              "so we set the rest aside unread: this mail and any more in the coming hour "
+              "are kept but not applied, and your turn stands as it was. If you meant to "
+              "send a turn, please send it again in an hour. If you did not write so many "
+              "mails, your mail program may be answering or forwarding in a loop.",
+        "de": "Wir haben innerhalb einer Stunde mehr als {limit} Mails an deine "
+              "Antwortadresse erhalten und legen die weiteren ungelesen beiseite: diese Mail "
+              "und weitere in der nächsten Stunde werden aufbewahrt, aber nicht übernommen, "
+              "dein Zug bleibt, wie er war. Wenn du einen Zug schicken wolltest, schick ihn "
+              "bitte in einer Stunde noch einmal. Wenn du nicht so viele Mails geschrieben "
+              "hast, antwortet oder leitet dein Mailprogramm vielleicht im Kreis weiter.",
+    },
 }
 _SENDER_REASONS = {
     "no_key": {
@@ -68,6 +84,24 @@ def reason(key: str, lang: str, **values) -> str:
 def refuse_player(player: Player, why: str, errors: list[LineError] | None = None) -> None:
     """Queue the 'your turn was not applied' mail (committed by the caller)."""
     notify.turn_refused(player, errors, why, player.game.open_round)
+
+
+def over_limit(player: Player, limit: int, now: datetime) -> str:
+    """Tell a keyed player once an hour that mail over their limit is set aside.
+
+    Silently dropping a player's turn is what the limit must never do; a
+    notice per mail would feed a mail loop. Returns what happened, for the
+    stored message's error column (the caller commits).
+    """
+    told = db.session.scalar(select(func.count(OutboxMessage.id)).where(
+        OutboxMessage.kind == OVER_LIMIT, OutboxMessage.player_id == player.id,
+        OutboxMessage.created_at > now - timedelta(hours=1))) or 0
+    if told:
+        return "the player was told within the past hour already"
+    outbox.queue(OVER_LIMIT, player.email, "refused", player.language, game=player.game,
+                 player=player, errors=[], reason=reason("over_limit", player.language,
+                                                         limit=limit))
+    return "told the player, once this hour"
 
 
 def refusals_sent(to: str, now: datetime) -> int:

@@ -2,8 +2,11 @@
 
 1. store the raw message (store.py), committed first;
 2. drop a duplicate Message-ID;
-3. ignore machine mail (classify.py) and senders over INBOUND_PER_SENDER_PER_HOUR;
+3. ignore machine mail (classify.py);
 4. find the player by the reply key in the recipient headers (never by From);
+   ignore senders over INBOUND_PER_SENDER_PER_HOUR: a keyed mail counts against
+   its player, any other against its From address, so forged mail can never use
+   up a player's limit;
 5. decode the text (mime.py) and strip quotes and signatures (reply.py);
 6. apply it with services.turns.submit_turn, as the web does, and answer.
 
@@ -147,15 +150,27 @@ def _duplicate_of(row: InboundMessage) -> int | None:
         InboundMessage.status.in_(HANDLED)).order_by(InboundMessage.id).limit(1))
 
 
-def _over_rate(row: InboundMessage, now: datetime) -> str | None:
+def _over_rate(row: InboundMessage, player: Player | None, now: datetime) -> str | None:
+    """Why the message is over the hourly limit, or None.
+
+    A valid key counts against its player whatever the From says; mail without
+    one counts against its From address, among unkeyed mail only. A stranger who
+    forges a player's From thus fills only the unkeyed count of that address.
+    """
     limit = int(current_app.config["INBOUND_PER_SENDER_PER_HOUR"])
+    if player is not None:
+        same = InboundMessage.player_id == player.id
+        who = f"with the reply key of player {player.id}"
+    else:
+        same = (InboundMessage.from_addr == row.from_addr) & InboundMessage.player_id.is_(None)
+        who = f"without a valid key from {row.from_addr or 'no sender'}"
     count = db.session.scalar(select(func.count(InboundMessage.id)).where(
-        InboundMessage.from_addr == row.from_addr, InboundMessage.id != row.id,
+        same, InboundMessage.id != row.id,
         InboundMessage.received_at > now - timedelta(hours=1))) or 0
-    if count >= limit:
-        return (f"rate limit: {count} mails from {row.from_addr or 'no sender'} in the past "
-                f"hour (at most {limit})")
-    return None
+    if count < limit:
+        return None
+    why = f"rate limit: {count} mails {who} in the past hour (at most {limit})"
+    return f"{why}; {answers.over_limit(player, limit, now)}" if player is not None else why
 
 
 def _sender_language(msg: Message) -> str:
@@ -172,13 +187,17 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
     if original is not None:
         return _finish(row, "duplicate", f"same Message-ID as inbound message {original}", now)
     if not force:
-        why = classify.why_ignored(msg) or _over_rate(row, now)
+        why = classify.why_ignored(msg)
         if why:
             return _finish(row, "ignored", why, now)
     recipients = mime.addresses(msg)
     player = keys.player_for_addresses(recipients)
     if player is not None:
         row.game_id, row.player_id = player.game_id, player.id
+    if not force:
+        why = _over_rate(row, player, now)
+        if why:
+            return _finish(row, "ignored", why, now)
     if row.error.startswith(TOO_LARGE):
         return _too_large(row, player, now)
     if player is None:
