@@ -41,7 +41,9 @@ OUTAGE_GRACE_MINUTES = 10
 # Sign-in links
 SIGN_IN_MINUTES = 60
 INVITATION_HOURS = 168  # the link in an invitation works once, for a week
-SIGN_IN_PER_HOUR = 5
+SIGN_IN_PER_HOUR = 5  # links mailed to one address asked for from one client, an hour
+SIGN_IN_PER_ADDRESS_PER_HOUR = 10  # to one address from all clients together (no mail bombs)
+SIGN_IN_PER_CLIENT_PER_HOUR = 20  # requests from one client (IP) for any addresses
 
 # Web: set true when served over HTTPS (production), so cookies never travel in clear.
 SESSION_COOKIE_SECURE = False
@@ -55,8 +57,11 @@ HEALTH_HEARTBEAT_MAX_AGE = 300
 
 # Inbound mail (vpsleuth mail ingest | smtpd | poll): limits against floods and loops.
 INBOUND_MAX_BYTES = 262144  # larger mails: the first bytes are stored, the player is told
-INBOUND_PER_SENDER_PER_HOUR = 20  # more from one From address are stored and ignored
-INBOUND_REFUSALS_PER_HOUR = 3  # "not understood" replies to one unknown sender an hour
+INBOUND_PER_SENDER_PER_HOUR = 20  # more with one player's key, or unkeyed from one From: ignored
+# "Could not match your mail" replies to senders without a valid reply key (a forged
+# From must not make us spam one address, nor many):
+INBOUND_UNKNOWN_REPLIES_PER_ADDRESS_PER_DAY = 1  # to one address
+INBOUND_UNKNOWN_REPLIES_PER_HOUR = 10  # to all such senders together
 
 # IMAP polling (vpsleuth mail poll, or the scheduler's job). Unset IMAP_HOST: no polling.
 IMAP_HOST = None

@@ -164,6 +164,7 @@ def test_forged_mails_from_a_players_address_cannot_stop_her_genuine_reply(app, 
     assert standing.question == parse_question("A red")
     assert standing.tips == {GEM_BY_CODE["BP2"]: "B"}
     assert [m.to_addr for m in outbox("confirmation")] == ["ada@example.org"]
+    assert len(outbox("not_understood")) == 1, "the forgeries answered once, not spammed"
 
 
 def test_a_flood_with_a_players_key_is_stopped_whatever_its_from_addresses(app, game, ada,
@@ -181,16 +182,21 @@ def test_a_flood_with_a_players_key_is_stopped_whatever_its_from_addresses(app, 
     assert db.session.query(TurnVersion).filter_by(channel="email").count() == limit
 
 
-def test_an_unknown_sender_gets_at_most_three_refusals_an_hour(app, game):
-    assert app.config["INBOUND_REFUSALS_PER_HOUR"] == 3
+def test_an_unknown_sender_gets_one_reply_a_day(app, game):
+    assert app.config["INBOUND_UNKNOWN_REPLIES_PER_ADDRESS_PER_DAY"] == 1
     raw = corpus("missing_key.eml")
-    rows = [ingest(with_message_id(raw, n), "pipe") for n in range(5)]
-    assert [r.status for r in rows] == ["refused"] * 5
-    assert len(outbox("not_understood")) == 3
-    assert "not answered" in rows[4].error
+    rows = [ingest(with_message_id(raw, n), "pipe") for n in range(3)]
+    assert [r.status for r in rows] == ["refused"] * 3
+    [reply] = outbox("not_understood")
+    assert reply.to_addr == "stranger@example.com"
+    assert "not answered: 1 such replies went to stranger@example.com" in rows[2].error
     other = raw.replace(b"stranger@example.com", b"other@example.com")
     ingest(other, "pipe")
     assert [m.to_addr for m in outbox("not_understood")][-1] == "other@example.com"
+    reply.created_at = utcnow() - timedelta(hours=25)
+    db.session.commit()
+    ingest(with_message_id(raw, 3), "pipe")
+    assert [m.to_addr for m in outbox("not_understood")][-1] == "stranger@example.com"
 
 
 def test_a_refusal_goes_out_in_german_to_a_german_reply_without_a_key(game):
@@ -214,3 +220,29 @@ def test_stored_messages_keep_every_byte_even_with_nul_and_invalid_utf8(game):
     assert row.raw == raw
     assert [r.raw for r in inbound()] == [raw]
     assert outbox(after=mark) == []
+
+
+def test_forged_senders_without_a_key_get_at_most_the_hourly_cap_of_replies(app, game,
+                                                                           smtp_port):
+    cap = app.config["INBOUND_UNKNOWN_REPLIES_PER_HOUR"]
+    assert cap == 10
+    victims = [f"victim{n}@example.net" for n in range(cap + 2)]
+    for n, victim in enumerate(victims):
+        deliver(smtp_port, forged(n, victim), victim, ["vpsleuth@localhost"])
+    rows = inbound()
+    assert [(r.status, r.from_addr) for r in rows] == [("refused", v) for v in victims]
+    assert [m.to_addr for m in outbox("not_understood")] == victims[:cap]
+    assert "went to senders without a key in the past hour" in rows[-1].error
+    assert outbox() == outbox("not_understood")
+
+
+def test_replies_to_unknown_senders_resume_when_the_hour_has_passed(app, game):
+    app.config["INBOUND_UNKNOWN_REPLIES_PER_HOUR"] = 2
+    for n in range(3):
+        ingest(forged(n, f"victim{n}@example.net"), "pipe")
+    assert len(outbox("not_understood")) == 2
+    for mail in outbox("not_understood"):
+        mail.created_at = utcnow() - timedelta(minutes=61)
+    db.session.commit()
+    ingest(forged(3, "victim3@example.net"), "pipe")
+    assert [m.to_addr for m in outbox("not_understood")][-1] == "victim3@example.net"

@@ -1,7 +1,9 @@
 """Reply keys: a per-player, per-game signature in the Reply-To address.
 
 A player replies to ``vpsleuth+12.k3j5...@host``; the key proves which player
-of which game is writing. The From address alone is never trusted.
+of which game is writing. The From address alone is never trusted. When the
+player's address changes, the key changes too: the old mailbox's replies are
+no longer matched.
 """
 
 from __future__ import annotations
@@ -19,14 +21,24 @@ from ..models import Player
 _KEY = re.compile(r"\+(\d{1,12})\.([a-z2-7]{16})@", re.IGNORECASE)
 
 
-def _signature(player_id: int, game_id: int) -> str:
+def _signature(player_id: int, game_id: int, generation: int = 0) -> str:
+    """The key's HMAC; ``generation`` rises when the player's address changes.
+
+    Generation 0 signs what keys always signed, so mails sent before
+    generations existed can still be answered.
+    """
     secret = current_app.config["SECRET_KEY"].encode()
-    digest = hmac.new(secret, f"reply:{game_id}:{player_id}".encode(), hashlib.sha256).digest()
+    message = f"reply:{game_id}:{player_id}" + (f":{generation}" if generation else "")
+    digest = hmac.new(secret, message.encode(), hashlib.sha256).digest()
     return base64.b32encode(digest).decode().lower()[:16]
 
 
+def _signature_of(player: Player) -> str:
+    return _signature(player.id, player.game_id, player.key_generation or 0)
+
+
 def reply_key(player: Player) -> str:
-    return f"{player.id}.{_signature(player.id, player.game_id)}"
+    return f"{player.id}.{_signature_of(player)}"
 
 
 def reply_address(player: Player) -> str:
@@ -40,8 +52,7 @@ def player_for_addresses(addresses: list[str]) -> Player | None:
     for address in addresses:
         for m in _KEY.finditer(address + "@" if "@" not in address else address):
             player = db.session.get(Player, int(m.group(1)))
-            if player and hmac.compare_digest(m.group(2).lower(),
-                                              _signature(player.id, player.game_id)):
+            if player and hmac.compare_digest(m.group(2).lower(), _signature_of(player)):
                 return player
     return None
 

@@ -1,6 +1,6 @@
 """The database models (typed SQLAlchemy 2.x)."""
 
-from .account import ApiToken, GameMaster, LoginToken
+from .account import ApiToken, GameMaster, LoginToken, RateEvent, WebSession
 from .game import AuditEntry, Game, GameSecret, Player, Round
 from .mail import InboundMessage, MailBody, OutboxMessage, ReminderSent, SchedulerState
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
@@ -8,7 +8,7 @@ from .types import UTCDateTime, VerbatimText, utcnow
 
 __all__ = [
     "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "InboundMessage",
-    "LoginToken", "MailBody", "OutboxMessage", "Player", "ReminderSent", "Round", "RoundResult",
-    "SchedulerState", "StandingQuestion", "StandingTip", "TurnVersion", "UTCDateTime",
-    "VerbatimText", "utcnow",
+    "LoginToken", "MailBody", "OutboxMessage", "Player", "RateEvent", "ReminderSent", "Round",
+    "RoundResult", "SchedulerState", "StandingQuestion", "StandingTip", "TurnVersion",
+    "UTCDateTime", "VerbatimText", "WebSession", "utcnow",
 ]

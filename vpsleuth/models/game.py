@@ -120,6 +120,8 @@ class Player(db.Model):
     wants_confirmations: Mapped[bool] = mapped_column(default=True)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Raised when the address changes: reply keys and feed links made before stop working.
+    key_generation: Mapped[int] = mapped_column(default=0, server_default="0")
 
     game: Mapped[Game] = relationship(back_populates="players")
 

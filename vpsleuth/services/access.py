@@ -17,18 +17,26 @@ class Forbidden(ServiceError):
 
 @dataclass(frozen=True)
 class Viewer:
-    """A signed-in person: an email address, and a GM account if it has one."""
+    """A signed-in person: an email address, and a GM account if it has one.
+
+    ``player_id`` set: the viewer came in by an invitation link and is that one
+    player in that one game, nothing more (no other games, no GM role).
+    """
 
     email: str
     gm_id: int | None = None
+    player_id: int | None = None
 
     @property
     def is_gm(self) -> bool:
         return self.gm_id is not None
 
 
-def viewer_for(email: str) -> Viewer:
+def viewer_for(email: str, player_id: int | None = None) -> Viewer:
+    """The viewer signed in as ``email``; limited to one player if ``player_id`` is given."""
     email = email.strip().lower()
+    if player_id is not None:
+        return Viewer(email, None, player_id)
     gm = db.session.scalar(select(GameMaster).where(func.lower(GameMaster.email) == email))
     return Viewer(email, gm.id if gm else None)
 
@@ -36,6 +44,8 @@ def viewer_for(email: str) -> Viewer:
 def games_of(viewer: Viewer) -> list[Game]:
     """The games a viewer plays in or runs, newest first."""
     playing = select(Player.game_id).where(func.lower(Player.email) == viewer.email)
+    if viewer.player_id is not None:
+        playing = playing.where(Player.id == viewer.player_id)
     clauses = [Game.id.in_(playing)]
     if viewer.is_gm:
         clauses.append(Game.game_master_id == viewer.gm_id)
@@ -43,7 +53,8 @@ def games_of(viewer: Viewer) -> list[Game]:
 
 
 def player_in(viewer: Viewer, game: Game) -> Player | None:
-    return next((p for p in game.players if p.email.lower() == viewer.email), None)
+    return next((p for p in game.players if p.email.lower() == viewer.email
+                 and viewer.player_id in (None, p.id)), None)
 
 
 def is_gm_of(viewer: Viewer, game: Game) -> bool:

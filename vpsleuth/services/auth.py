@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
@@ -11,7 +12,11 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..models import GameMaster, LoginToken, Player, utcnow
+from . import limits
 from .errors import ServiceError
+
+NOT_VALID = "this sign-in link is not valid; request a new one"
+NOT_VALID_DE = "dieser Anmeldelink ist ungültig; fordere einen neuen an"
 
 
 class SignInRefused(ServiceError):
@@ -33,44 +38,92 @@ def known_email(email: str) -> bool:
         or db.session.scalar(select(GameMaster.id).where(func.lower(GameMaster.email) == email)))
 
 
-def issue_token(email: str, now: datetime | None = None, *, purpose: str = "sign_in") -> str:
-    """A new sign-in token for ``email`` (added to the session, caller commits).
+def issue_token(email: str, now: datetime | None = None, *, purpose: str = "sign_in",
+                player: Player | None = None) -> str:
+    """A new link token for ``email`` (added to the session; the caller commits).
 
-    At most SIGN_IN_PER_HOUR requested tokens per address per hour; invitations
-    (``purpose="invitation"``, sent by a GM) do not count against a player.
+    ``purpose="invitation"`` (sent by a GM) needs the ``player`` it is for: it
+    opens a session for that one player and nothing else. Sign-in links the
+    address asked for itself are limited by ``request_sign_in``.
     """
     now = now or utcnow()
     email = email.strip().lower()
-    recent = db.session.scalar(select(func.count()).select_from(LoginToken).where(
-        LoginToken.email == email, LoginToken.purpose == "sign_in",
-        LoginToken.created_at > now - timedelta(hours=1)))
-    if purpose == "sign_in" and recent >= current_app.config["SIGN_IN_PER_HOUR"]:
-        raise RateLimited("too many sign-in links requested for this address; "
-                          "please wait an hour or use the newest link you have")
+    if purpose != "sign_in" and player is None:
+        raise ValueError(f"a {purpose} link is for one player")
     nonce = secrets.token_urlsafe(24)
     ttl = (timedelta(hours=current_app.config["INVITATION_HOURS"]) if purpose == "invitation"
            else timedelta(minutes=current_app.config["SIGN_IN_MINUTES"]))
     db.session.add(LoginToken(nonce=nonce, email=email, purpose=purpose, created_at=now,
-                              expires_at=now + ttl))
+                              expires_at=now + ttl, player_id=player.id if player else None))
     return _serializer().dumps({"n": nonce, "e": email})
 
 
-def redeem_token(token: str, now: datetime | None = None) -> str:
-    """The email address a valid, unused, unexpired token was issued for; marks it used."""
+def request_sign_in(email: str, client: str, now: datetime | None = None) -> str | None:
+    """A sign-in link for ``email`` asked for from ``client`` (an IP), or None.
+
+    Every request counts, for known and unknown addresses alike, so the answer
+    never tells who plays. Over the client's limit: RateLimited (the same for
+    every address). Over the address's limits: None, and no mail is sent; the
+    links sent in the past hour still work (they last SIGN_IN_MINUTES, at
+    least the hour counted), so nobody else's requests can lock a player out.
+    """
+    now = now or utcnow()
+    email = email.strip().lower()
+    config = current_app.config
+    hour = timedelta(hours=1)
+    if limits.count("sign_in_client", client, hour, now) >= config["SIGN_IN_PER_CLIENT_PER_HOUR"]:
+        raise RateLimited("too many sign-in requests from your network in the past hour; "
+                          "please wait a while, or use the newest link you were sent",
+                          de="zu viele Anmeldeanfragen aus deinem Netz in der letzten Stunde; "
+                             "bitte warte eine Weile oder nimm den neuesten Link, den du bekommen "
+                             "hast")
+    limits.record("sign_in_client", client, now)
+    pair = f"{email} {client}"
+    over = (limits.count("sign_in_pair", pair, hour, now) >= config["SIGN_IN_PER_HOUR"]
+            or limits.count("sign_in_address", email, hour, now)
+            >= config["SIGN_IN_PER_ADDRESS_PER_HOUR"])
+    limits.record("sign_in_pair", pair, now)
+    limits.record("sign_in_address", email, now)
+    token = None if over or not known_email(email) else issue_token(email, now)
+    db.session.commit()
+    return token
+
+
+@dataclass(frozen=True)
+class Redeemed:
+    """What a used link grants: an address, and the one player it is limited to, if any."""
+
+    email: str
+    player_id: int | None
+    purpose: str
+
+
+def redeem_token(token: str, now: datetime | None = None) -> Redeemed:
+    """What a valid, unused, unexpired link grants; marks it used."""
     now = now or utcnow()
     try:
         data = _serializer().loads(token)
         nonce, email = data["n"], data["e"]
     except (BadSignature, KeyError, TypeError):
-        raise SignInRefused("this sign-in link is not valid; request a new one") from None
+        raise SignInRefused(NOT_VALID, de=NOT_VALID_DE) from None
     row = db.session.scalar(select(LoginToken).where(LoginToken.nonce == nonce)
                             .with_for_update())
     if row is None or row.email != email:
-        raise SignInRefused("this sign-in link is not valid; request a new one")
+        raise SignInRefused(NOT_VALID, de=NOT_VALID_DE)
     if row.used_at is not None:
-        raise SignInRefused("this sign-in link has been used already; request a new one")
+        raise SignInRefused("this sign-in link has been used already; request a new one",
+                            de="dieser Anmeldelink wurde schon benutzt; fordere einen neuen an")
     if now >= row.expires_at:
-        raise SignInRefused("this sign-in link has expired; request a new one")
+        raise SignInRefused("this sign-in link has expired; request a new one",
+                            de="dieser Anmeldelink ist abgelaufen; fordere einen neuen an")
+    if row.player_id is not None:
+        player = db.session.get(Player, row.player_id)
+        if player is None or player.email.strip().lower() != email:
+            # The address was changed since: the old address's links are void.
+            raise SignInRefused("this link is no longer valid: the address it was sent to "
+                                "has changed; request a new one",
+                                de="dieser Link gilt nicht mehr: die Adresse, an die er ging, "
+                                   "wurde geändert; fordere einen neuen an")
     row.used_at = now
     db.session.commit()
-    return email
+    return Redeemed(email, row.player_id, row.purpose)

@@ -100,7 +100,7 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     db.session.flush()
     audit(game, actor, "add_player", player=name, email=email)
     if invite:
-        notify.invitation(player, auth.issue_token(email, now, purpose="invitation"),
+        notify.invitation(player, auth.issue_token(email, now, purpose="invitation", player=player),
                           gm_name=_gm_name(game))
     db.session.commit()
     return player

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import update
+
 from ..extensions import db
 from ..mail import notify
-from ..models import Game, Player, Round, utcnow
+from ..models import ApiToken, Game, Player, Round, utcnow
 from ..schedule import format_deadline
-from . import turns
+from . import auth, sessions, turns
 from .errors import Invalid, WrongState
 from .games import EMAIL_PATTERN, audit
 
@@ -81,8 +83,36 @@ def change_email(player: Player, email: str, *, actor: str) -> None:
     if any(p.email.lower() == email.lower() for p in player.game.players if p is not player):
         raise Invalid(f"{email} already plays in {player.game.name!r}")
     old, player.email = player.email, email
+    retire_old_address(player, old)
     audit(player.game, actor, "change_email", player=player.name, old=old, new=email)
     db.session.commit()
+
+
+def retire_old_address(player: Player, old_email: str) -> None:
+    """Whatever the old address held of this player stops working (the caller commits).
+
+    Its reply keys and feed links (a new key generation), the player's API
+    tokens, sessions opened by the player's invitation, and, if the old
+    address plays nowhere else, its sessions. Links mailed to the old address
+    for this player are refused when used (services.auth.redeem_token).
+    """
+    now = utcnow()
+    player.key_generation = (player.key_generation or 0) + 1
+    db.session.execute(update(ApiToken).where(
+        ApiToken.player_id == player.id, ApiToken.revoked_at.is_(None)).values(revoked_at=now))
+    sessions.end_for_player(player, old_email, now)
+
+
+def invitation_link(player: Player, *, actor: str, mail_id: int | None = None) -> str:
+    """A fresh invitation link for the GM to forward by hand; audited.
+
+    It opens that one player in that one game and nothing else: never a
+    session for the address's other games or its GM role.
+    """
+    token = auth.issue_token(player.email, purpose="invitation", player=player)
+    audit(player.game, actor, "forward_invitation", player=player.name, mail=mail_id)
+    db.session.commit()
+    return notify.sign_in_url(token)
 
 
 def view_distribution(game: Game, *, actor: str) -> tuple[str, str]:

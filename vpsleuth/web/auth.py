@@ -8,7 +8,8 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 
 from ..extensions import db
 from ..mail import notify
-from ..services import access, auth
+from ..models import Player
+from ..services import access, auth, sessions
 from ..services.errors import ServiceError
 from .session import LANGUAGES, current_language, current_viewer, sign_in, sign_out
 
@@ -41,16 +42,17 @@ def signin():
     if "@" not in email or len(email) > 254:
         flash("Please enter the email address you play with.", "error")
         return render_template("web/auth/signin.html", email=email), 400
-    if auth.known_email(email):
-        try:
-            token = auth.issue_token(email)
-        except auth.RateLimited as exc:
-            flash(exc.message, "error")
-            return render_template("web/auth/signin.html", email=email), 429
+    try:
+        token = auth.request_sign_in(email, request.remote_addr or "unknown")
+    except auth.RateLimited as exc:
+        # Counted per client, for every address alike: this tells nobody who plays.
+        flash(exc.text(current_language()), "error")
+        return render_template("web/auth/signin.html", email=email), 429
+    if token is not None:
         notify.sign_in(email, token, current_language())
         db.session.commit()
     session["next"] = _safe_next(request.form.get("next"))
-    # The same answer for known and unknown addresses: no one learns who plays.
+    # The same answer for known and unknown addresses, and at an address's limit.
     return render_template("web/auth/sent.html", email=email)
 
 
@@ -63,19 +65,38 @@ def confirm(token: str):
 @bp.post("/signin/<token>")
 def redeem(token: str):
     try:
-        email = auth.redeem_token(token)
+        granted = auth.redeem_token(token)
     except ServiceError as exc:
-        flash(exc.message, "error")
+        flash(exc.text(current_language()), "error")
         return render_template("web/auth/signin.html"), 400
-    target = session.get("next")
-    sign_in(email)
-    return redirect(_safe_next(target))
+    if granted.player_id is None:
+        target = session.get("next")
+        sign_in(granted.email)
+        return redirect(_safe_next(target))
+    # An invitation: this one player in this one game, and nothing else.
+    viewer = current_viewer()
+    if viewer is None or viewer.email != granted.email or viewer.player_id is not None:
+        sign_in(granted.email, player_id=granted.player_id)
+    player = db.session.get(Player, granted.player_id)
+    return redirect(url_for("player.game", game_id=player.game_id))
 
 
 @bp.post("/signout")
 def signout():
     sign_out()
     return redirect(url_for("auth.home"))
+
+
+@bp.post("/signout/everywhere")
+def signout_everywhere():
+    """End every session of this address (an invitation's session: those of its player)."""
+    viewer = current_viewer()
+    if viewer is not None:
+        sessions.end_all(viewer.email, player_id=viewer.player_id)
+        db.session.commit()
+    sign_out()
+    flash("You are signed out on every device.", "ok")
+    return redirect(url_for("auth.signin"))
 
 
 @bp.get("/lang/<code>")

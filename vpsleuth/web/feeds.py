@@ -27,18 +27,19 @@ def _serializer() -> URLSafeSerializer:
 
 def feed_token(player: Player) -> str:
     """The signed token of one player's private feed URLs."""
-    return _serializer().dumps({"p": player.id, "e": player.email.lower()})
+    return _serializer().dumps({"p": player.id, "e": player.email.lower(),
+                                "k": player.key_generation or 0})
 
 
 def feed_player(token: str, game: Game) -> Player | None:
     """The player of ``game`` a valid feed token belongs to; None if forged or stale."""
     try:
         data = _serializer().loads(token)
-        player_id, email = data["p"], data["e"]
-    except (BadSignature, KeyError, TypeError):
+        player_id, email, generation = data["p"], data["e"], data.get("k", 0)
+    except (BadSignature, KeyError, TypeError, AttributeError):
         return None
-    return next((p for p in game.players
-                 if p.id == player_id and p.email.lower() == email), None)
+    return next((p for p in game.players if p.id == player_id and p.email.lower() == email
+                 and generation == (p.key_generation or 0)), None)
 
 
 @dataclass(frozen=True)

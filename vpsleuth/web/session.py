@@ -1,4 +1,9 @@
-"""The signed-in viewer, from the secure session cookie."""
+"""The signed-in viewer: the session cookie names a session row kept on the server.
+
+The cookie (signed, HttpOnly) carries a random session id; services.sessions
+decides whether that session is live. Signing out ends the row, so a copied
+cookie stops working.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ from functools import wraps
 
 from flask import g, redirect, request, session, url_for
 
+from ..services import sessions
 from ..services.access import Viewer, viewer_for
 
 LANGUAGES = ("en", "de")
@@ -14,22 +20,39 @@ LANGUAGES = ("en", "de")
 def current_viewer() -> Viewer | None:
     """The viewer of this request (cached on ``g``), or None when signed out."""
     if "viewer" not in g:
-        email = session.get("email")
-        g.viewer = viewer_for(email) if email else None
+        raw = session.get("sid")
+        row = sessions.live(raw) if isinstance(raw, str) else None
+        if raw is not None and row is None:
+            _forget()  # ended or expired elsewhere: the cookie is dropped
+        g.viewer = viewer_for(row.email, row.player_id) if row is not None else None
     return g.viewer
 
 
-def sign_in(email: str) -> None:
-    """A fresh session (no fixation), keeping only the chosen page language."""
-    lang = session.get("lang")
-    session.clear()
-    session["email"] = email.strip().lower()
-    if lang:
-        session["lang"] = lang
+def sign_in(email: str, player_id: int | None = None) -> None:
+    """A fresh session (no fixation), keeping only the chosen page language.
+
+    With ``player_id`` the session is good for that one player only (an
+    invitation link).
+    """
+    old = session.get("sid")
+    if isinstance(old, str):
+        sessions.end(old)
+    _forget()
+    session["sid"] = sessions.start(email, player_id=player_id)
     session.permanent = True
+    g.pop("viewer", None)
 
 
 def sign_out() -> None:
+    """End this session on the server and forget it in the browser."""
+    raw = session.get("sid")
+    if isinstance(raw, str):
+        sessions.end(raw)
+    _forget()
+    g.viewer = None
+
+
+def _forget() -> None:
     lang = session.get("lang")
     session.clear()
     if lang:

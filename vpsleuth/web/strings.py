@@ -5,6 +5,14 @@ from ..i18n import add
 add("de", {
     "Sign in": "Anmelden",
     "Sign out": "Abmelden",
+    "You are signed out on every device.": "Du bist auf allen Geräten abgemeldet.",
+    "Sign out everywhere": "Überall abmelden",
+    "Ends every session of your address, on every device and browser, including this one.":
+        "Beendet jede Sitzung deiner Adresse, auf jedem Gerät und in jedem Browser, auch hier.",
+    "You came in by the invitation to this game, so you see this game only. To see all your "
+    "games, sign in with a link you ask for yourself.":
+        "Du bist über die Einladung zu dieser Partie hier und siehst nur diese Partie. Um alle "
+        "deine Partien zu sehen, melde dich mit einem selbst angeforderten Link an.",
     "a play-by-mail moderator": "Spielleitung für Postspiele",
     "Your games": "Deine Partien",
     "You play in no game yet. A game master invites you by email.":

@@ -2,9 +2,11 @@
 
 A keyed player always gets an answer (the per-sender limit on incoming mail
 bounds how many); over that limit, one notice an hour says that the rest is
-set aside. A sender without a valid key gets at most
-INBOUND_REFUSALS_PER_HOUR polite refusals an hour, so a forged From address
-cannot make us spam its owner.
+set aside. A sender without a valid key may be a player who wrote a fresh mail
+instead of replying, or a forged From address: one polite "could not match
+your mail" a day per address (INBOUND_UNKNOWN_REPLIES_PER_ADDRESS_PER_DAY), and
+at most INBOUND_UNKNOWN_REPLIES_PER_HOUR to all unknown senders together, so
+forged mail can make us spam neither one address nor many.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 
 from ...extensions import db
 from ...models import OutboxMessage, Player
@@ -104,12 +106,16 @@ def over_limit(player: Player, limit: int, now: datetime) -> str:
     return "told the player, once this hour"
 
 
-def refusals_sent(to: str, now: datetime) -> int:
-    """How many 'not understood' mails went to this address in the past hour."""
-    return db.session.scalar(select(func.count(OutboxMessage.id)).where(
+def refusals_sent(to: str, now: datetime) -> tuple[int, int]:
+    """'Not understood' mails queued: (to this address in the past day, to anyone in
+    the past hour); one scan of the outbox for both."""
+    this_address = func.lower(OutboxMessage.to_addr) == to.lower()
+    past_hour = OutboxMessage.created_at > now - timedelta(hours=1)
+    counts = db.session.execute(select(
+        func.count(case((this_address, 1))), func.count(case((past_hour, 1)))).where(
         OutboxMessage.kind == "not_understood",
-        func.lower(OutboxMessage.to_addr) == to.lower(),
-        OutboxMessage.created_at > now - timedelta(hours=1))) or 0
+        OutboxMessage.created_at > now - timedelta(days=1))).one()
+    return counts[0] or 0, counts[1] or 0
 
 
 def refuse_sender(to: str, key: str, lang: str, now: datetime) -> str:
@@ -120,8 +126,14 @@ def refuse_sender(to: str, key: str, lang: str, now: datetime) -> str:
     why = _SENDER_REASONS[key]["en"]
     if not to:
         return f"{why}; no sender address to answer"
-    limit = int(current_app.config["INBOUND_REFUSALS_PER_HOUR"])
-    if refusals_sent(to, now) >= limit:
-        return f"{why}; not answered: {limit} refusals went to {to} in the past hour already"
+    per_address = int(current_app.config["INBOUND_UNKNOWN_REPLIES_PER_ADDRESS_PER_DAY"])
+    overall = int(current_app.config["INBOUND_UNKNOWN_REPLIES_PER_HOUR"])
+    to_address, to_anyone = refusals_sent(to, now)
+    if to_address >= per_address:
+        return (f"{why}; not answered: {to_address} such replies went to {to} in the past "
+                f"day already (at most {per_address})")
+    if to_anyone >= overall:
+        return (f"{why}; not answered: {to_anyone} such replies went to senders without a "
+                f"key in the past hour already (at most {overall})")
     notify.not_understood(to=to, reason=_SENDER_REASONS[key][_lang(lang)], lang=_lang(lang))
     return f"{why}; answered {to}"

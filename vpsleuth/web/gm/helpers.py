@@ -33,6 +33,7 @@ LABELS = {
         "resume_game": "game resumed", "resolve_round": "round resolved",
         "enter_turn": "turn entered", "change_email": "address changed",
         "view_distribution": "distribution viewed",
+        "forward_invitation": "invitation link made to forward",
         "outage_deadline_moved": "deadline moved after an outage",
         "issue_api_token": "API token issued", "revoke_api_token": "API token revoked",
     },
@@ -49,11 +50,13 @@ def gm_account() -> GameMaster:
 
 
 def gm_game(game_id: int) -> Game:
-    """The game, if it exists and belongs to the signed-in GM (else 404 / 403)."""
+    """The game, if it exists and belongs to the signed-in GM; else 404 alike.
+
+    Another GM's game is "not found" too: nobody learns which games there are.
+    """
     game = db.session.get(Game, game_id)
-    if game is None:
-        raise NotFound("no such game")
-    access.require_gm(current_viewer(), game)
+    if game is None or not access.is_gm_of(current_viewer(), game):
+        raise NotFound("no such game among yours")
     g.game = game
     return game
 

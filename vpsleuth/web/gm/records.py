@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import make_response, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 
 from ...extensions import db
-from ...models import ApiToken, AuditEntry, Game, OutboxMessage
-from ...services import accounts
-from ...services.errors import NotFound, ServiceError
+from ...models import ApiToken, AuditEntry, Game, OutboxMessage, Player
+from ...services import accounts, gm
+from ...services.errors import Invalid, NotFound, ServiceError
+from ..inputs import whole_number
 from ..session import current_viewer
 from . import bp
 from .forms import TokenForm
@@ -38,8 +41,8 @@ def outbox():
     """Mails for the GM's games: with no mail server they wait here to be forwarded."""
     mine = _my_games()
     status = request.args.get("status", "")
-    game_id = request.args.get("game", type=int)
-    page = max(request.args.get("page", 1, type=int), 1)
+    game_id = whole_number(request.args, "game")
+    page = whole_number(request.args, "page", 1)
     ids = [game_id] if game_id in mine else list(mine)
     query = select(OutboxMessage).where(OutboxMessage.game_id.in_(ids))
     if status in OUTBOX_STATES:
@@ -53,15 +56,61 @@ def outbox():
                            states=OUTBOX_STATES)
 
 
-@bp.get("/outbox/<int:message_id>")
-def outbox_message(message_id: int):
-    """One mail with its text body, to read or forward by hand."""
+# What in a mail works as a key for its addressee: sign-in and invitation links,
+# feed tokens, reply keys. The GM reads mails with these hidden.
+SECRETS = re.compile(r"(/signin/)[\w.\-]+|([?&]token=)[\w.\-]+|(\+\d+\.)[a-z2-7]{16}(?=@)",
+                     re.IGNORECASE)
+
+
+def masked(text: str) -> str:
+    """``text`` with every link or key that would act for its addressee hidden."""
+    return SECRETS.sub(lambda m: (m.group(1) or m.group(2) or m.group(3)) + "…", text)
+
+
+def _my_mail(message_id: int) -> tuple[OutboxMessage, Game]:
     mail = db.session.get(OutboxMessage, message_id)
     mine = _my_games()
     if mail is None or mail.game_id not in mine:
         raise NotFound("no such mail in the outbox of your games")
-    page = render_template("web/gm/outbox_message.html", mail=mail, game=mine[mail.game_id])
-    return no_store(make_response(page))  # invitations carry sign-in links
+    return mail, mine[mail.game_id]
+
+
+@bp.get("/outbox/<int:message_id>")
+def outbox_message(message_id: int):
+    """One mail with its text body, its links hidden; invitations can be forwarded."""
+    mail, game = _my_mail(message_id)
+    page = render_template("web/gm/outbox_message.html", mail=mail, game=game,
+                           body=masked(mail.body_text), forwardable=_invitee(mail) is not None)
+    return no_store(make_response(page))
+
+
+def _invitee(mail: OutboxMessage) -> Player | None:
+    """The player an invitation mail is for, while the address is still theirs."""
+    if mail.kind != "invitation" or mail.player_id is None:
+        return None
+    player = db.session.get(Player, mail.player_id)
+    ok = player is not None and player.email.strip().lower() == mail.to_addr.strip().lower()
+    return player if ok else None
+
+
+@bp.post("/outbox/<int:message_id>/forward")
+def forward_invitation(message_id: int):
+    """The invitation with a fresh link of its own, to forward by hand; audited.
+
+    The link is the invitation's kind: it opens that one player in that one
+    game, never a session for the address's other games or its GM role.
+    """
+    mail, game = _my_mail(message_id)
+    player = _invitee(mail)
+    if player is None:
+        raise NotFound("only an invitation to a player of your game can be forwarded")
+    link = gm.invitation_link(player, actor=actor(), mail_id=mail.id)
+    body = SECRETS.sub(lambda m: link if m.group(1) else m.group(0), mail.body_text, count=1)
+    if link not in body:
+        body += "\n\n" + link
+    page = render_template("web/gm/outbox_message.html", mail=mail, game=game, body=body,
+                           forwarded=True, forwardable=False)
+    return no_store(make_response(page))
 
 
 def _tokens_page(status: int = 200, new_token: str | None = None, form: TokenForm | None = None):
@@ -88,8 +137,13 @@ def issue_token():
     form = TokenForm()
     if not form.validate():
         return _tokens_page(400, form=form)
-    token, raw = accounts.issue_api_token(game_master=gm_account(), label=form.label.data or "",
-                                          actor=actor())
+    try:
+        token, raw = accounts.issue_api_token(game_master=gm_account(),
+                                              label=form.label.data or "", actor=actor())
+    except Invalid as exc:
+        db.session.rollback()
+        form.label.errors = [exc.message]
+        return _tokens_page(400, form=form)
     say("Token {label} issued. Copy it now: it is shown only once.",
         label=repr(token.label) if token.label else f"#{token.id}")
     return _tokens_page(new_token=raw)

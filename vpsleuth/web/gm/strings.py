@@ -146,12 +146,24 @@ add("de", {
     "deadline extended": "Termin verlängert", "game paused": "Partie pausiert",
     "game resumed": "Partie fortgesetzt", "round resolved": "Runde ausgewertet",
     "turn entered": "Zug eingetragen", "address changed": "Adresse geändert",
+    "invitation link made to forward": "Einladungslink zum Weiterleiten erzeugt",
     "distribution viewed": "Verteilung angesehen",
     "deadline moved after an outage": "Termin nach Ausfall verschoben",
     "API token issued": "API-Schlüssel ausgegeben", "API token revoked": "API-Schlüssel widerrufen",
     "command line": "Kommandozeile", "web": "Web", "email": "E-Mail",
     "entered by GM": "von der Spielleitung", "API": "API",
     # outbox
+    "Forward this text to the player. Its link is new and works once, for that player in this "
+    "game only; this is recorded in the audit log.":
+        "Leite diesen Text an die Spielerin oder den Spieler weiter. Der Link ist neu und gilt "
+        "einmal, nur für diese Person in dieser Partie; das steht im Protokoll.",
+    "Links in mails work for their addressee only, so they are hidden here. To forward this "
+    "invitation by hand, make a link of its own (recorded in the audit log).":
+        "Links in Mails gelten nur für ihre Empfänger und sind hier verborgen. Um diese "
+        "Einladung von Hand weiterzuleiten, erzeuge einen eigenen Link (steht im Protokoll).",
+    "Links in mails work for their addressee only, so they are hidden here.":
+        "Links in Mails gelten nur für ihre Empfänger und sind hier verborgen.",
+    "Forward by hand": "Von Hand weiterleiten",
     "Mails for the players of your games. With no mail server set up they wait here: open "
     "one to read it or forward it by hand.":
         "Mails an die Spieler deiner Partien. Ohne eingerichteten Mailserver warten sie hier: "
