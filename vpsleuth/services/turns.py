@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from ..extensions import commit_keeping_loaded, db
 from ..mail import notify
@@ -24,6 +26,8 @@ from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
 from ..schedule import format_deadline
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,9 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     is called just before the commit that applies an accepted turn, so a
     caller's own record of it (the inbound mail's status) commits with the turn.
     A refusal carries the id of the version stored as ``exc.version_id``.
+
+    "Later" means received later: versions count in the order they were stored
+    (their id), whatever order they reach the lock in; see _apply.
     """
     if channel not in CHANNELS:
         raise Invalid(f"unknown channel {channel!r}")
@@ -74,8 +81,8 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         parsed = parse_turn(text)
         if not parsed.ok:
             raise TurnRefused(parsed.errors)
-        _lock(player, round_)
-        _apply(round_, player, parsed.change, version)
+        latest = _lock(player, round_)
+        standing = _apply(round_, player, parsed.change, version, latest)
     except (TurnRefused, RoundClosed, WrongState) as exc:
         exc.version_id = version.id
         db.session.rollback()
@@ -84,7 +91,6 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         db.session.commit()
         raise
     version.status, version.round_id = "accepted", round_.id  # one UPDATE
-    standing = standing_turn(round_, player)
     notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
     submission = Submission(version, round_, standing)
     if on_accept is not None:
@@ -134,7 +140,7 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
     return round_
 
 
-def _lock(player: Player, round_: Round) -> None:
+def _lock(player: Player, round_: Round) -> int | None:
     """Hold the round open until this turn commits; serialise one player's submissions.
 
     A resolver claims a round with a conditional UPDATE (open -> resolving); this
@@ -142,6 +148,11 @@ def _lock(player: Player, round_: Round) -> None:
     commits before the claim (and the resolution reads it) or the claim came
     first and the turn is refused: never accepted but left out of the scores.
     Taking the round before the player also keeps the two from deadlocking.
+
+    Returns the id of the player's last version applied in this round (None if
+    none yet), read once both locks are held: every turn applied before has
+    committed by then (PostgreSQL reads each statement afresh; SQLite holds its
+    write lock from the round UPDATE on), and none can be applied meanwhile.
     """
     held = db.session.execute(
         update(Round).where(Round.id == round_.id, Round.state == "open")
@@ -152,52 +163,125 @@ def _lock(player: Player, round_: Round) -> None:
                           de=f"Runde {round_.number} von „{player.game.name}“ wurde zur "
                              "Auswertung geschlossen, während dieser Zug eintraf; nichts "
                              "davon wurde übernommen")
-    db.session.execute(select(Player.id).where(Player.id == player.id).with_for_update())
+    applied = select(func.max(TurnVersion.id)).where(
+        TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
+        TurnVersion.status == "accepted").scalar_subquery()
+    return db.session.execute(select(applied).select_from(Player).where(
+        Player.id == player.id).with_for_update(of=Player)).scalar_one()
 
 
-def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersion) -> None:
-    tips: dict[Gem, str] = {}
-    if change.repeat:
-        previous = player.game.round(round_.number - 1)
-        if previous is not None:  # a gem withdrawn in the same turn is not repeated
-            tips.update((gem, location) for gem, location
-                        in standing_turn(previous, player).tips.items()
-                        if gem not in change.dropped)
-    tips.update(change.tips)
-    mine = (StandingTip.round_id == round_.id, StandingTip.player_id == player.id)
-    if change.drop_all:
-        db.session.execute(delete(StandingTip).where(*mine))
-    if change.dropped:
-        codes = [g.code for g in change.dropped]
-        db.session.execute(delete(StandingTip).where(*mine, StandingTip.gem.in_(codes)))
-    if tips:
-        existing = {t.gem: t for t in db.session.scalars(select(StandingTip).where(
-            *mine, StandingTip.gem.in_([g.code for g in tips])))}
-        new = []
-        for gem, location in tips.items():
-            row = existing.get(gem.code)
-            if row is None:
-                new.append(dict(round_id=round_.id, player_id=player.id, gem=gem.code,
-                                location=location, version_id=version.id))
-            else:
-                row.location, row.version_id = location, version.id
-        if new:  # one multi-row INSERT, not one statement per tip
-            db.session.execute(insert(StandingTip), new)
-    if change.changes_question:
-        _set_question(round_, player, change.question, version)
+@dataclass
+class _Standing:
+    """A standing turn being worked out: each tip and the question with its version."""
+
+    tips: dict[Gem, tuple[str, int]] = field(default_factory=dict)  # gem -> location, version
+    question: tuple[Question, int] | None = None
+
+    def apply(self, change: TurnChange, version_id: int,
+              last_round: Callable[[], Mapping[Gem, str]]) -> None:
+        """A later turn replaces the question and replaces tips gem by gem."""
+        if change.drop_all:
+            self.tips.clear()
+        for gem in change.dropped:
+            self.tips.pop(gem, None)
+        if change.repeat:  # a gem withdrawn in the same turn is not repeated
+            self.tips.update((gem, (location, version_id)) for gem, location
+                             in last_round().items() if gem not in change.dropped)
+        self.tips.update((gem, (location, version_id)) for gem, location in change.tips.items())
+        if change.changes_question:
+            self.question = None if change.question is None else (change.question, version_id)
+
+    @property
+    def turn(self) -> Turn:
+        return Turn(question=self.question[0] if self.question else None,
+                    tips={gem: location for gem, (location, _) in self.tips.items()})
 
 
-def _set_question(round_: Round, player: Player, question, version: TurnVersion) -> None:
-    row = db.session.scalar(select(StandingQuestion).where(
-        StandingQuestion.round_id == round_.id, StandingQuestion.player_id == player.id))
+def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersion,
+           latest: int | None) -> Turn:
+    """Apply ``change`` as if every version had been applied in the order received.
+
+    A version is numbered when it is stored, before it waits for the lock: one
+    stored first can reach the lock after one stored later (a slow mail beside a
+    quick API call). The usual case, nothing received later applied yet, adds it
+    on top of the standing turn. Otherwise the standing turn is worked out again
+    from every version applied so far and this one, in receipt order. Refusing
+    the latecomer instead would be wrong: tips merge gem by gem, so an earlier
+    version can still hold tips for gems the later one never mentions.
+    Returns the turn now standing.
+    """
+    last_round = cache(lambda: _tips_in_round(player, round_.number - 1))
+    # Read afresh under the lock: rows this session loaded before may have changed since.
+    fresh = {"populate_existing": True}
+    tips = {GEM_BY_CODE[t.gem]: t for t in db.session.scalars(select(StandingTip).where(
+        StandingTip.round_id == round_.id, StandingTip.player_id == player.id)
+        .execution_options(**fresh))}
+    question = db.session.scalar(select(StandingQuestion).where(
+        StandingQuestion.round_id == round_.id, StandingQuestion.player_id == player.id)
+        .execution_options(**fresh))
+    if latest is None or latest < version.id:
+        standing = _Standing({gem: (t.location, t.version_id) for gem, t in tips.items()},
+                             (Question.from_codes(question.question), question.version_id)
+                             if question else None)
+        standing.apply(change, version.id, last_round)
+    else:
+        standing = _Standing()
+        for version_id, earlier in _applied_changes(round_, player, version, change):
+            standing.apply(earlier, version_id, last_round)
+    _store_tips(round_, player, tips, standing.tips)
+    _store_question(round_, player, question, standing.question)
+    return standing.turn
+
+
+def _tips_in_round(player: Player, number: int) -> Mapping[Gem, str]:
+    previous = player.game.round(number)
+    return standing_turn(previous, player).tips if previous is not None else {}
+
+
+def _applied_changes(round_: Round, player: Player, version: TurnVersion,
+                     change: TurnChange) -> list[tuple[int, TurnChange]]:
+    """Every version of the player's applied in the round, and this one, in receipt order."""
+    changes = [(version.id, change)]
+    for version_id, text in db.session.execute(select(TurnVersion.id, TurnVersion.text).where(
+            TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
+            TurnVersion.status == "accepted")):
+        parsed = parse_turn(text)
+        if parsed.ok:
+            changes.append((version_id, parsed.change))
+        else:  # accepted once, so only a changed parser can get here
+            log.warning("turn version %s was accepted but no longer parses; left out",
+                        version_id)
+    return sorted(changes, key=lambda item: item[0])
+
+
+def _store_tips(round_: Round, player: Player, rows: dict[Gem, StandingTip],
+                tips: dict[Gem, tuple[str, int]]) -> None:
+    """Make the stored tips ``tips``, writing only what differs."""
+    gone = [row.id for gem, row in rows.items() if gem not in tips]
+    if gone:
+        db.session.execute(delete(StandingTip).where(StandingTip.id.in_(gone)))
+    new = []
+    for gem, (location, version_id) in tips.items():
+        row = rows.get(gem)
+        if row is None:
+            new.append(dict(round_id=round_.id, player_id=player.id, gem=gem.code,
+                            location=location, version_id=version_id))
+        elif (row.location, row.version_id) != (location, version_id):
+            row.location, row.version_id = location, version_id
+    if new:  # one multi-row INSERT, not one statement per tip
+        db.session.execute(insert(StandingTip), new)
+
+
+def _store_question(round_: Round, player: Player, row: StandingQuestion | None,
+                    question: tuple[Question, int] | None) -> None:
     if question is None:
         if row is not None:
             db.session.delete(row)
     elif row is None:
         db.session.add(StandingQuestion(round_id=round_.id, player_id=player.id,
-                                        question=question.codes, version_id=version.id))
-    else:
-        row.question, row.version_id = question.codes, version.id
+                                        question=question[0].codes, version_id=question[1]))
+    elif (row.question, row.version_id) != (question[0].codes, question[1]):
+        row.question, row.version_id = question[0].codes, question[1]
 
 
 @dataclass(frozen=True)
