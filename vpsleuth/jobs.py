@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from flask import Flask
 
@@ -73,6 +73,16 @@ def beat(app: Flask, now: datetime | None = None) -> datetime:
         return now
 
 
+def forget_old(app: Flask, now: datetime | None = None) -> int:
+    """Delete counted requests and ended sessions no limit or person needs any more."""
+    from .services import limits, sessions
+
+    with app.app_context():
+        now = now or utcnow()
+        return limits.forget_before(now - timedelta(days=2)) + sessions.forget_before(
+            now - timedelta(days=2))
+
+
 @dataclass(frozen=True)
 class Job:
     """One periodic job: a stable id, what it runs, and every how many ticks."""
@@ -89,6 +99,7 @@ JOBS: tuple[Job, ...] = (
     Job("send-outbox", send_outbox, "Send mail from the outbox"),
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),
     Job("heartbeat", beat, "Record that the scheduler is alive"),
+    Job("forget-old", forget_old, "Delete old rate counts and ended sessions", ticks=120),
 )
 
 

@@ -14,7 +14,8 @@ from vpsleuth.extensions import db
 from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
-IDS = ["resolve-due-rounds", "send-reminders", "send-outbox", "poll-imap", "heartbeat"]
+IDS = ["resolve-due-rounds", "send-reminders", "send-outbox", "poll-imap", "heartbeat",
+       "forget-old"]
 
 
 def test_the_jobs_have_stable_unique_ids():

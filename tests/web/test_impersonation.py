@@ -15,42 +15,16 @@ import pytest
 import requests
 from browser_support import serve
 from conftest import gm_deadline
+from http_support import Browser
 from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, OutboxMessage, TurnVersion
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, auth, games
+from vpsleuth.services import accounts, games
 
-CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 LINK = re.compile(r"/signin/([\w.\-]+)")
 VERA, MALLORY, GRACE = "vera@example.org", "mallory@example.org", "grace@example.org"
-
-
-class Browser:
-    """A person with a cookie jar, talking to the real server over HTTP."""
-
-    def __init__(self, base: str):
-        self.base, self.http = base, requests.Session()
-
-    def get(self, path: str) -> requests.Response:
-        return self.http.get(self.base + path, allow_redirects=False, timeout=10)
-
-    def post(self, path: str, data: dict | None = None, *, form_page: str = "/signin"):
-        token = CSRF.search(self.get(form_page).text).group(1)
-        return self.http.post(self.base + path, data={"csrf_token": token, **(data or {})},
-                              allow_redirects=False, timeout=10)
-
-    def open_link(self, token: str) -> requests.Response:
-        """The confirm page of a sign-in link, and its button."""
-        return self.post(f"/signin/{token}", form_page=f"/signin/{token}")
-
-    def sign_in(self, email: str) -> Browser:
-        """With a link the address asked for itself."""
-        token = auth.issue_token(email)
-        db.session.commit()
-        assert self.open_link(token).status_code == 302
-        return self
 
 
 def _game(name: str, gm_email: str, players: dict[str, str]) -> Game:

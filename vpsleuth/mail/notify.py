@@ -40,6 +40,13 @@ def sign_in(email: str, token: str, lang: str = "en") -> None:
     outbox.queue("sign_in", email, "sign_in", lang, auto=True, link=sign_in_url(token))
 
 
+def address_change(player: Player, new_email: str, token: str) -> None:
+    """The link that confirms a player's new address, sent to that address."""
+    link = f"{current_app.config['BASE_URL'].rstrip('/')}/settings/address/{token}"
+    outbox.queue("address_change", new_email, "address_change", player.language,
+                 game=player.game, player=player, link=link)
+
+
 def invitation(player: Player, token: str, gm_name: str | None = None) -> None:
     outbox.queue("invitation", player.email, "invitation", player.language, game=player.game,
                  player=player, link=sign_in_url(token), gm_name=gm_name)

@@ -39,12 +39,14 @@ def known_email(email: str) -> bool:
 
 
 def issue_token(email: str, now: datetime | None = None, *, purpose: str = "sign_in",
-                player: Player | None = None) -> str:
+                player: Player | None = None, old_email: str | None = None) -> str:
     """A new link token for ``email`` (added to the session; the caller commits).
 
     ``purpose="invitation"`` (sent by a GM) needs the ``player`` it is for: it
-    opens a session for that one player and nothing else. Sign-in links the
-    address asked for itself are limited by ``request_sign_in``.
+    opens a session for that one player and nothing else. ``"email_change"``
+    confirms ``email`` as the new address of ``player``, whose address must
+    still be ``old_email`` when it is used. Sign-in links the address asked
+    for itself are limited by ``request_sign_in``.
     """
     now = now or utcnow()
     email = email.strip().lower()
@@ -55,7 +57,10 @@ def issue_token(email: str, now: datetime | None = None, *, purpose: str = "sign
            else timedelta(minutes=current_app.config["SIGN_IN_MINUTES"]))
     db.session.add(LoginToken(nonce=nonce, email=email, purpose=purpose, created_at=now,
                               expires_at=now + ttl, player_id=player.id if player else None))
-    return _serializer().dumps({"n": nonce, "e": email})
+    data = {"n": nonce, "e": email}
+    if old_email is not None:
+        data["o"] = old_email.strip().lower()
+    return _serializer().dumps(data)
 
 
 def request_sign_in(email: str, client: str, now: datetime | None = None) -> str | None:
@@ -98,17 +103,18 @@ class Redeemed:
     purpose: str
 
 
-def redeem_token(token: str, now: datetime | None = None) -> Redeemed:
-    """What a valid, unused, unexpired link grants; marks it used."""
+def redeem_token(token: str, now: datetime | None = None, *,
+                 purposes: tuple[str, ...] = ("sign_in", "invitation")) -> Redeemed:
+    """What a valid, unused, unexpired link of one of ``purposes`` grants; marks it used."""
     now = now or utcnow()
     try:
         data = _serializer().loads(token)
-        nonce, email = data["n"], data["e"]
-    except (BadSignature, KeyError, TypeError):
+        nonce, email, old = data["n"], data["e"], data.get("o")
+    except (BadSignature, KeyError, TypeError, AttributeError):
         raise SignInRefused(NOT_VALID, de=NOT_VALID_DE) from None
     row = db.session.scalar(select(LoginToken).where(LoginToken.nonce == nonce)
                             .with_for_update())
-    if row is None or row.email != email:
+    if row is None or row.email != email or row.purpose not in purposes:
         raise SignInRefused(NOT_VALID, de=NOT_VALID_DE)
     if row.used_at is not None:
         raise SignInRefused("this sign-in link has been used already; request a new one",
@@ -118,7 +124,8 @@ def redeem_token(token: str, now: datetime | None = None) -> Redeemed:
                             de="dieser Anmeldelink ist abgelaufen; fordere einen neuen an")
     if row.player_id is not None:
         player = db.session.get(Player, row.player_id)
-        if player is None or player.email.strip().lower() != email:
+        holder = old if row.purpose == "email_change" else email
+        if player is None or player.email.strip().lower() != holder:
             # The address was changed since: the old address's links are void.
             raise SignInRefused("this link is no longer valid: the address it was sent to "
                                 "has changed; request a new one",

@@ -16,7 +16,7 @@ import secrets
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, or_, select, update
 
 from ..extensions import db
 from ..models import GameMaster, Player, WebSession, utcnow
@@ -91,3 +91,11 @@ def end_for_player(player: Player, old_email: str, now: datetime | None = None) 
         select(GameMaster.id).where(func.lower(GameMaster.email) == old))
     if not still_known:
         end_all(old, now=now)
+
+
+def forget_before(moment: datetime) -> int:
+    """Delete sessions that ended or expired before ``moment``; returns how many."""
+    result = db.session.execute(delete(WebSession).where(or_(
+        WebSession.ended_at < moment, WebSession.expires_at < moment)))
+    db.session.commit()
+    return result.rowcount

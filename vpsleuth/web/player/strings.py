@@ -3,6 +3,23 @@
 from ...i18n import add
 
 add("de", {
+    "Play with another address": "Mit einer anderen Adresse spielen",
+    "Now:": "Jetzt:",
+    "We send a link to the new address; the change happens when it is opened, and the old "
+    "address then loses this game.":
+        "Wir schicken einen Link an die neue Adresse; geändert wird, wenn er geöffnet wird, und "
+        "die alte Adresse verliert dann diese Partie.",
+    "Change address": "Adresse ändern",
+    "A link to confirm it went to {}; your address changes when it is opened.":
+        "Ein Link zur Bestätigung ging an {}; deine Adresse ändert sich, wenn er geöffnet wird.",
+    "Your address is changed. To see all your games, sign in with a link you ask for.":
+        "Deine Adresse ist geändert. Um alle deine Partien zu sehen, melde dich mit einem "
+        "selbst angeforderten Link an.",
+    "Confirm my new address": "Neue Adresse bestätigen",
+    "From then on the old address can no longer sign in to this game, send turns by mail, or "
+    "use its API tokens and feed links.":
+        "Danach kann die alte Adresse sich nicht mehr bei dieser Partie anmelden, keine Züge "
+        "per Mail schicken und ihre API-Schlüssel und Feed-Links nicht mehr nutzen.",
     # navigation and overview
     "Overview": "Übersicht", "Your turn": "Dein Zug", "Information sheet": "Informationsblatt",
     "Standings": "Tabelle", "Reports": "Berichte", "Game": "Partie", "Settings": "Einstellungen",
