@@ -16,8 +16,8 @@ from .auth import Caller, caller, visible_game
 from .errors import BadInput
 from .serialize import game_detail, game_summary, iso, roles, round_full
 
-# Plain int converters: a converter's range check would fail outside the blueprint
-# (no JSON error); ids out of range are simply not found (auth.visible_game).
+# The app's int converter (web/inputs.py) matches 0 to MAX_ID only: a larger id is no
+# route at all, answered by the app's JSON 404; ids out of range are also not found here.
 GAME_ID = "<int:game_id>"
 ROUND_NO = "<int:number>"
 LANGUAGES = ("en", "de")

@@ -15,13 +15,13 @@ from flask import request
 
 from ..rules import ATTRIBUTES, GEM_BY_CODE, LOCATIONS, PLACEHOLDERS
 from ..schedule import LOCAL_FORMAT
+from ..web.inputs import MAX_ID  # noqa: F401  (ids and round numbers, as in the routes)
 from .errors import BadInput
 
 ATTRIBUTE_CODES = tuple(a.code for a in ATTRIBUTES)
 _WORD = {a.code: a.word("en") for a in ATTRIBUTES}
 MAX_TURN_TEXT = 65536
 MAX_EMAIL = 254
-MAX_ID = 2**31 - 1  # ids and round numbers fit 32-bit integers in every database
 MAX_BODY = 256 * 1024
 MIN_YEAR, MAX_YEAR = 2000, 2999  # far from datetime's limits, so offsets cannot overflow
 # C0 controls, DEL, and lone surrogates (which no database can store as text).

@@ -18,6 +18,17 @@ from .errors import Invalid, NotFound, WrongState
 
 EMAIL_PATTERN = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
 LANGUAGES = ("en", "de")
+MAX_POINTS = 99  # per tip and per bonus, as the API allows: no score nears an integer's range
+
+
+def _check_house_rules(rules: Ruleset) -> None:
+    """Beyond what makes rules playable: numbers whose scores fit the database."""
+    if rules.first_bonus_round > 52:
+        raise Invalid("the first bonus round is at most round 52")
+    if rules.points_right > MAX_POINTS or rules.points_wrong < -MAX_POINTS:
+        raise Invalid(f"a tip earns or costs at most {MAX_POINTS} points")
+    if any(b > MAX_POINTS for b in rules.bonuses):
+        raise Invalid(f"bonus values are at most {MAX_POINTS}")
 
 
 def audit(game: Game | None, actor: str, action: str, **detail) -> None:
@@ -60,6 +71,7 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
         raise Invalid(f"a game called {name!r} exists already; choose another name")
     if language not in LANGUAGES:
         raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+    _check_house_rules(rules or Ruleset())
     hours = sorted(set(reminder_hours if reminder_hours is not None else (24, 4)), reverse=True)
     if any(not 1 <= h <= 24 * 14 for h in hours):
         raise Invalid("reminders are 1 to 336 hours before the deadline")

@@ -8,7 +8,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from ..extensions import db
 from ..i18n import translator
 from ..services.errors import ServiceError
-from . import security, strings  # noqa: F401  (strings: German words)
+from . import inputs, security, strings  # noqa: F401  (strings: German words)
 from .session import current_language, current_viewer
 
 STATUS = {"not_found": 404, "forbidden": 403, "invalid": 400, "wrong_state": 409,
@@ -17,7 +17,8 @@ STATUS = {"not_found": 404, "forbidden": 403, "invalid": 400, "wrong_state": 409
 
 
 def init_app(app: Flask) -> None:
-    """Security, the blueprints, and what every template can use."""
+    """Input limits, security, the blueprints, and what every template can use."""
+    inputs.init_app(app)  # first: the id converter must be in place before any route
     security.init_app(app)
     from .auth import bp as auth_bp
     from .health import bp as health_bp
@@ -57,5 +58,6 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(404)
     def not_found(exc):
         if request.path.startswith("/api/"):
-            return {"error": {"code": "not_found", "message": "no such API route"}}, 404
+            return {"error": {"code": "not_found", "message": "no such API route",
+                              "details": None}}, 404
         return render_template("web/error.html", message="This page does not exist."), 404

@@ -10,6 +10,7 @@ from ...i18n import translate
 from ...models import Player
 from ...services import access, accounts, preferences
 from ...services.errors import Invalid, NotFound
+from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required
 from . import bp
 
@@ -51,7 +52,7 @@ def save_settings():
     action = request.form.get("action")
     if action == "revoke":
         try:
-            accounts.revoke_api_token(request.form.get("token_id", type=int) or 0,
+            accounts.revoke_api_token(whole_number(request.form, "token_id", 0),
                                       owner_player_ids=set(by_id),
                                       actor=current_viewer().email)
         except NotFound:
@@ -59,7 +60,7 @@ def save_settings():
                 "tokens": translate(lang, "No such token of yours; it may be revoked already.")})
         flash(translate(lang, "The token is revoked; programs using it are refused now."), "ok")
         return redirect(url_for("player.settings") + "#tokens")
-    player = by_id.get(request.form.get("player_id", type=int) or 0)
+    player = by_id.get(whole_number(request.form, "player_id", 0))
     if player is None:
         return _render(players, status=404, errors={
             "form": translate(lang, "You do not play in that game.")})

@@ -10,6 +10,7 @@ from ...orders import format_turn
 from ...rules import COLOURS, KINDS, LOCATIONS, PLACEHOLDERS, SIZES, Turn
 from ...services import turns
 from ...services.errors import RoundClosed, TurnRefused, WrongState
+from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required
 from . import bp
 from .common import deadline_of, player_game
@@ -82,7 +83,7 @@ def save_turn(game_id: int):
     lang = current_language()
     round_ = game.open_round
     standing = turns.standing_turn(round_, player) if round_ is not None else Turn()
-    posted_round = request.form.get("round", type=int)
+    posted_round = whole_number(request.form, "round")
     if request.form.get("action") == "text":
         return _save_text(game, player, standing, posted_round)
     form = TurnForm.from_post(request.form, lang)

@@ -1,0 +1,65 @@
+"""What a request may carry: ids a database column can hold.
+
+Bad input gets a 404 or 400 with a page (JSON under /api/), never a 500: an id
+beyond a column's range made SQLite raise OverflowError and PostgreSQL a DataError.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask
+from werkzeug.datastructures import MultiDict
+from werkzeug.routing import IntegerConverter, Map
+
+from ..services.errors import Invalid
+
+MAX_ID = 2**31 - 1  # ids and round numbers fit 32-bit integers in every database
+_WHOLE = re.compile(r"[+-]?\d{1,18}")
+
+
+def at_most(limit: int) -> str:
+    """A regular expression for the whole numbers from 0 to ``limit`` (in plain digits)."""
+    digits = str(limit)
+    options = [rf"\d{{1,{len(digits) - 1}}}"] if len(digits) > 1 else []
+    for i, digit in enumerate(digits):
+        if digit != "0":
+            lower = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = len(digits) - i - 1
+            options.append(digits[:i] + lower + (rf"\d{{{rest}}}" if rest else ""))
+    return f"(?:{'|'.join([*options, digits])})"
+
+
+class IdConverter(IntegerConverter):
+    """``<int:...>`` from 0 to MAX_ID: a larger number matches no route, so it is a 404.
+
+    The range is in the pattern, not only in ``to_python``: werkzeug answers a number
+    refused there with a 405 when the same path has a route for another method.
+    """
+
+    regex = at_most(MAX_ID)
+
+    def __init__(self, map: Map, fixed_digits: int = 0, min: int | None = None,  # noqa: A002
+                 max: int | None = MAX_ID, signed: bool = False) -> None:  # noqa: A002
+        super().__init__(map, fixed_digits, min, max, signed)
+
+
+def whole_number(values: MultiDict, name: str, default: int | None = None, *,
+                 low: int = 1, high: int = MAX_ID) -> int | None:
+    """A whole-number query or form parameter from ``low`` to ``high``.
+
+    ``default`` when it is absent or empty; anything else is refused (400) with a
+    message naming the parameter, never passed on to a query it would overflow.
+    """
+    raw = (values.get(name) or "").strip()
+    if not raw:
+        return default
+    if not _WHOLE.fullmatch(raw) or not low <= int(raw) <= high:
+        raise Invalid(f"{name} must be a whole number from {low} to {high}",
+                      de=f"{name} muss eine ganze Zahl von {low} bis {high} sein")
+    return int(raw)
+
+
+def init_app(app: Flask) -> None:
+    """The id converter, before any route is added."""
+    app.url_map.converters["int"] = IdConverter
