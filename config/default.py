@@ -54,6 +54,10 @@ PERMANENT_SESSION_LIFETIME = 30 * 24 * 3600  # seconds: a sign-in lasts 30 days
 PROXY_FIX = 0
 # /healthz reports trouble when the scheduler has not beaten for this many seconds.
 HEALTH_HEARTBEAT_MAX_AGE = 300
+# Request bodies: a longer one gets a 413 before it is read, also when sent without a
+# Content-Length (the API's own limit is lower: 256 KiB). Flask's MAX_FORM_MEMORY_SIZE
+# (500 kB a form field) and MAX_FORM_PARTS (1,000 fields) apply within it.
+MAX_CONTENT_LENGTH = 1024 * 1024
 
 # Inbound mail (vpsleuth mail ingest | smtpd | poll): limits against floods and loops.
 INBOUND_MAX_BYTES = 262144  # larger mails: the first bytes are stored, the player is told

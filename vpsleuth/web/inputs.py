@@ -1,18 +1,24 @@
-"""What a request may carry: ids a database column can hold.
+"""What a request may carry: ids a database column can hold, bodies of a bounded size.
 
-Bad input gets a 404 or 400 with a page (JSON under /api/), never a 500: an id
-beyond a column's range made SQLite raise OverflowError and PostgreSQL a DataError.
+Bad input gets a 404, 400 or 413 with a page (JSON under /api/), never a 500:
+an id beyond a column's range made SQLite raise OverflowError and PostgreSQL a
+DataError, and a 100 MB form was read whole into memory.
 """
 
 from __future__ import annotations
 
 import re
+from typing import IO
 
-from flask import Flask
+from flask import Flask, Request, render_template, request
 from werkzeug.datastructures import MultiDict
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.routing import IntegerConverter, Map
+from werkzeug.utils import cached_property
+from werkzeug.wsgi import LimitedStream
 
 from ..services.errors import Invalid
+from .session import current_language
 
 MAX_ID = 2**31 - 1  # ids and round numbers fit 32-bit integers in every database
 _WHOLE = re.compile(r"[+-]?\d{1,18}")
@@ -44,6 +50,32 @@ class IdConverter(IntegerConverter):
         super().__init__(map, fixed_digits, min, max, signed)
 
 
+class CappedStream(LimitedStream):
+    """A body sent without a length, read up to the cap: a byte beyond it is a 413.
+
+    werkzeug's own stream stops at the cap when read whole and hands on what it has,
+    so a longer body was parsed cut short instead of refused.
+    """
+
+    def readall(self) -> bytes:
+        data = super().readall()
+        if self.is_exhausted and self._stream.read(1):
+            raise RequestEntityTooLarge()
+        return data
+
+
+class CappedRequest(Request):
+    """Flask's request, with a body of no stated length capped by CappedStream."""
+
+    @cached_property
+    def stream(self) -> IO[bytes]:
+        limit = self.max_content_length
+        if (self.content_length is None and limit is not None and not self.shallow
+                and "wsgi.input_terminated" in self.environ):
+            return CappedStream(self.environ["wsgi.input"], limit, is_max=True)
+        return super().stream
+
+
 def whole_number(values: MultiDict, name: str, default: int | None = None, *,
                  low: int = 1, high: int = MAX_ID) -> int | None:
     """A whole-number query or form parameter from ``low`` to ``high``.
@@ -61,5 +93,22 @@ def whole_number(values: MultiDict, name: str, default: int | None = None, *,
 
 
 def init_app(app: Flask) -> None:
-    """The id converter, before any route is added."""
+    """The id converter (before any route is added) and the page for too large a body.
+
+    MAX_CONTENT_LENGTH (config/default.py) makes werkzeug refuse a longer body
+    before reading it: by its Content-Length, or, sent without one, once that
+    much has been read.
+    """
     app.url_map.converters["int"] = IdConverter
+    app.request_class = CappedRequest
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(exc: RequestEntityTooLarge):
+        kib = (request.max_content_length or 0) // 1024
+        if request.path.startswith("/api/"):
+            message = f"the request body is too large (at most {kib} KiB)"
+            return {"error": {"code": "too_large", "message": message, "details": None}}, 413
+        message = (f"Zu viel auf einmal: höchstens {kib} KiB werden angenommen."
+                   if current_language() == "de" else
+                   f"That was too much at once: at most {kib} KiB are accepted.")
+        return render_template("web/error.html", message=message), 413
