@@ -2,8 +2,10 @@
 
 Server-side browser sessions (sign-out ends them; all of an address can be
 ended), invitation links bound to one player, counted requests for limits that
-hold across workers, and a per-player key generation that retires reply keys
-and feed links when the address changes. Only additions: nothing is lost.
+hold across workers, a per-player key generation that retires reply keys and
+feed links when the address changes, and an index for the caps on replies to
+unknown senders (they count recent outbox mails of one kind). Only additions:
+nothing is lost.
 
 Revision ID: 8c7a01e58f81
 Revises: 5c1d8e2f7a40
@@ -58,9 +60,15 @@ def upgrade():
     with op.batch_alter_table('player', schema=None) as batch_op:
         batch_op.add_column(sa.Column('key_generation', sa.Integer(), server_default='0', nullable=False))
 
+    with op.batch_alter_table('outbox_message', schema=None) as batch_op:
+        batch_op.create_index('ix_outbox_message_kind_created', ['kind', 'created_at'], unique=False)
+
 
 
 def downgrade():
+    with op.batch_alter_table('outbox_message', schema=None) as batch_op:
+        batch_op.drop_index('ix_outbox_message_kind_created')
+
     with op.batch_alter_table('player', schema=None) as batch_op:
         batch_op.drop_column('key_generation')
 

@@ -34,6 +34,8 @@ class OutboxMessage(db.Model):
     """
 
     __tablename__ = "outbox_message"
+    # The caps on replies to unknown senders count recent mails of one kind.
+    __table_args__ = (Index("ix_outbox_message_kind_created", "kind", "created_at"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))  # invitation, confirmation, report, ...
