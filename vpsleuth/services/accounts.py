@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from ..extensions import db
 from ..models import ApiToken, GameMaster, Player, utcnow
 from .errors import Invalid, NotFound
-from .games import EMAIL_PATTERN, audit
+from .games import EMAIL_PATTERN, audit, check_one_line
 
 TOKEN_TOUCH = timedelta(minutes=5)  # how stale a token's "last used" time may be
 
@@ -23,6 +23,7 @@ def create_game_master(email: str, name: str, language: str = "en") -> GameMaste
     if db.session.scalar(select(GameMaster.id).where(
             func.lower(GameMaster.email) == email.lower())):
         raise Invalid(f"{email} is a game master already")
+    check_one_line(name, "a game master's name", "Der Name einer Spielleitung")
     gm = GameMaster(email=email, name=name.strip() or email, language=language)
     db.session.add(gm)
     db.session.commit()
@@ -41,6 +42,7 @@ def issue_api_token(*, game_master: GameMaster | None = None, player: Player | N
     """
     if (game_master is None) == (player is None):
         raise Invalid("a token belongs to one game master or one player")
+    check_one_line(label, "a token's label", "Die Bezeichnung eines Tokens")
     raw = "vps_" + secrets.token_urlsafe(32)
     token = ApiToken(token_hash=_hash(raw), label=label.strip()[:80],
                      game_master_id=game_master.id if game_master else None,

@@ -16,9 +16,13 @@ from ..schedule import Schedule
 from . import auth
 from .errors import Invalid, NotFound, WrongState
 
-EMAIL_PATTERN = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+\.[^@\s<>\"',;]+$")
+_ADDRESS_PART = r"[^@\s<>\"',;\x00-\x1f\x7f]+"
+EMAIL_PATTERN = re.compile(rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}\Z")
 LANGUAGES = ("en", "de")
 MAX_POINTS = 99  # per tip and per bonus, as the API allows: no score nears an integer's range
+# Not in a name or label: a line break would reach a mail's Subject or To header, a NUL
+# cannot be stored, and none of them shows as anything on a page.
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 
 
 def _check_house_rules(rules: Ruleset) -> None:
@@ -29,6 +33,15 @@ def _check_house_rules(rules: Ruleset) -> None:
         raise Invalid(f"a tip earns or costs at most {MAX_POINTS} points")
     if any(b > MAX_POINTS for b in rules.bonuses):
         raise Invalid(f"bonus values are at most {MAX_POINTS}")
+
+
+def check_one_line(text: str, what: str, what_de: str) -> None:
+    """Refuse ``text`` (a name, a label) if it holds a line break or another control character."""
+    if CONTROL.search(text):
+        raise Invalid(f"{what} must be one line of text, without line breaks or control "
+                      "characters",
+                      de=f"{what_de} muss eine Zeile Text sein, ohne Zeilenumbruch oder "
+                         "Steuerzeichen")
 
 
 def audit(game: Game | None, actor: str, action: str, **detail) -> None:
@@ -65,6 +78,7 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     name = name.strip()
     if not name or len(name) > 120:
         raise Invalid("a game needs a name of 1 to 120 characters")
+    check_one_line(name, "a game's name", "Der Name einer Partie")
     # The exact name too: SQLite's lower() leaves non-ASCII letters as they are.
     if db.session.scalar(select(Game.id).where(or_(db.func.lower(Game.name) == name.lower(),
                                                    Game.name == name))):
@@ -97,6 +111,7 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     name, email = name.strip(), email.strip()
     if not name or len(name) > 80:
         raise Invalid("a player needs a name of 1 to 80 characters")
+    check_one_line(name, "a player's name", "Der Name eines Spielers")
     if not EMAIL_PATTERN.match(email):
         raise Invalid(f"{email!r} is not an email address (like name@example.org)")
     language = language or game.language

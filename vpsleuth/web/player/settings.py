@@ -65,8 +65,11 @@ def save_settings():
         return _render(players, status=404, errors={
             "form": translate(lang, "You do not play in that game.")})
     if action == "token":
-        _, raw = accounts.issue_api_token(player=player, label=request.form.get("label", ""),
-                                          actor=current_viewer().email)
+        try:
+            _, raw = accounts.issue_api_token(player=player, label=request.form.get("label", ""),
+                                              actor=current_viewer().email)
+        except Invalid as exc:
+            return _render(players, status=400, errors={"tokens": exc.text(lang)})
         return _render(players, new_token=(player.id, raw))
     values = {
         "wants_round_mail": "wants_round_mail" in request.form,
