@@ -1,0 +1,321 @@
+"""Who gets what on every web page: one table over all of app.url_map, six identities.
+
+Game 1 "Zircon Vault" is run by Gail; Ada and Vera play in it. Game 2 "Basalt
+Keep" is run by Otto; Cy plays in it. Vera's address also runs game 3 "Garnet
+Hall", but she comes in by the link of her invitation to game 1: a session for
+that one player, nothing more. Every identity signs in by a real link.
+
+Path parameters are filled with game 1's ids (its game, Ada, round 1, Ada's
+invitation mail, Gail's API token), so "foreign" means game 1 seen by game 2's
+people. A route without a row, a row without a route, and every answer that
+differs from its row are all reported at once.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import CSRF, GmWeb, gm_deadline
+from sqlalchemy import func, select
+
+from vpsleuth import models
+from vpsleuth.extensions import db
+from vpsleuth.models import Game, OutboxMessage, Player, utcnow
+from vpsleuth.schedule import weekly
+from vpsleuth.services import accounts, auth, games, heartbeat, resolution
+from vpsleuth.web.feeds import feed_token
+
+GAIL, OTTO = "gail@example.org", "otto@example.org"
+ADA, VERA, CY = "ada@example.org", "vera@example.org", "cy@example.org"
+GAME_1, GAME_2, GAME_3 = "Zircon Vault", "Basalt Keep", "Garnet Hall"
+LINK = re.compile(r"/signin/([\w.\-]+)")
+
+# The table's columns: nobody; a player of game 1 (Ada) and of game 2 (Cy); the GM of
+# game 1 (Gail) and of game 2 (Otto); Vera's session opened by her invitation to game 1.
+WHO = ("anon", "p1", "p2", "gm1", "gm2", "inv1")
+# The games each identity has a part in, and its own address.
+MEMBER_OF = {"anon": set(), "p1": {GAME_1}, "p2": {GAME_2}, "gm1": {GAME_1},
+             "gm2": {GAME_2}, "inv1": {GAME_1}}
+EMAIL = {"p1": ADA, "p2": CY, "gm1": GAIL, "gm2": OTTO, "inv1": VERA}
+
+# Answer classes: ok = 2xx, or a redirect anywhere but to sign in; login = a redirect to
+# /signin?next=...; bad = 400 or 422 (let in, refused on the empty form); otherwise the
+# status itself. Rows are "METHOD rule" with <g> <p> <n> <mail> <tok> short for the
+# rule's int parameters (SHORT), and an optional query filled like the path.
+SHORT = {"<g>": "<int:game_id>", "<p>": "<int:player_id>", "<n>": "<int:number>",
+         "<mail>": "<int:message_id>", "<tok>": "<int:token_id>"}
+TABLE = {
+    #                                                    anon  p1    p2    gm1   gm2   inv1
+    "GET /":                                            "ok    ok    ok    ok    ok    ok",
+    "GET /healthz":                                     "ok    ok    ok    ok    ok    ok",
+    "GET /static/<path:filename>":                      "ok    ok    ok    ok    ok    ok",
+    "GET /lang/<code>":                                 "ok    ok    ok    ok    ok    ok",
+    "GET /signin":                                      "ok    ok    ok    ok    ok    ok",
+    "POST /signin":                                     "bad   bad   bad   bad   bad   bad",
+    "GET /signin/<token>":                              "ok    ok    ok    ok    ok    ok",
+    "POST /signin/<token>":                             "bad   bad   bad   bad   bad   bad",
+    "POST /signout":                                    "ok    ok    ok    ok    ok    ok",
+    "POST /signout/everywhere":                         "ok    ok    ok    ok    ok    ok",
+    "GET /settings":                                    "login ok    ok    ok    ok    ok",
+    "POST /settings":                                   "login bad   404   404   404   404",
+    "GET /settings/address/<token>":                    "ok    ok    ok    ok    ok    ok",
+    "POST /settings/address/<token>":                   "bad   bad   bad   bad   bad   bad",
+    # The players' pages of game 1: its members read them; its GM has no turn or sheet.
+    "GET /games/<g>":                                   "login ok    404   ok    404   ok",
+    "GET /games/<g>/rounds":                            "login ok    404   ok    404   ok",
+    "GET /games/<g>/rounds/<n>":                        "login ok    404   ok    404   ok",
+    "GET /games/<g>/rounds/<n>.txt":                    "login ok    404   ok    404   ok",
+    "GET /games/<g>/standings":                         "login ok    404   ok    404   ok",
+    "GET /games/<g>/verify":                            "login ok    404   ok    404   ok",
+    "GET /games/<g>/sheet":                             "login ok    404   404   404   ok",
+    "GET /games/<g>/turn":                              "login ok    404   404   404   ok",
+    "POST /games/<g>/turn":                             "login bad   404   404   404   bad",
+    # Feeds: a reader without a session brings the player's token instead. A token of
+    # another game's player is 403 here, but 404 where no game has this id.
+    "GET /games/<g>/feed.atom":                         "403   ok    404   ok    404   ok",
+    "GET /games/<g>/feed.atom?token={ada_feed}":        "ok    ok    ok    ok    ok    ok",
+    "GET /games/<g>/feed.atom?token={cy_feed}":         "403   403   403   403   403   403",
+    "GET /games/<g>/calendar.ics":                      "403   ok    404   ok    404   ok",
+    "GET /games/<g>/calendar.ics?token={ada_feed}":     "ok    ok    ok    ok    ok    ok",
+    "GET /games/<g>/calendar.ics?token={cy_feed}":      "403   403   403   403   403   403",
+    # The GM console: 403 for non-GMs, 404 on a game's pages for all but its own GM.
+    "GET /gm/":                                         "login 403   403   ok    ok    403",
+    "GET /gm/games/new":                                "login 403   403   ok    ok    403",
+    "POST /gm/games/new":                               "login 403   403   bad   bad   403",
+    "GET /gm/games/<g>":                                "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/players":                       "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/players/<p>/email":             "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/start":                         "login 404   404   409   404   404",
+    "GET /gm/games/<g>/board":                          "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/deadline":                      "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/resume":                        "login 404   404   409   404   404",
+    "POST /gm/games/<g>/resolve":                       "login 404   404   bad   404   404",
+    "GET /gm/games/<g>/turn":                           "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/turn":                          "login 404   404   bad   404   404",
+    "GET /gm/games/<g>/distribution":                   "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/distribution":                  "login 404   404   ok    404   404",
+    "GET /gm/games/<g>/audit":                          "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/players/<p>/withdraw":          "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/pause":                         "login 404   404   ok    404   404",
+    "GET /gm/outbox":                                   "login 403   403   ok    ok    403",
+    "GET /gm/outbox?game={game_id}":                    "login 403   403   ok    ok    403",
+    "GET /gm/outbox/<mail>":                            "login 403   403   ok    404   403",
+    "POST /gm/outbox/<mail>/forward":                   "login 403   403   ok    404   403",
+    "GET /gm/tokens":                                   "login 403   403   ok    ok    403",
+    "POST /gm/tokens":                                  "login 403   403   bad   bad   403",
+    "POST /gm/tokens/<tok>/revoke":                     "login 403   403   ok    404   403",
+}
+# Form data for POSTs (besides the CSRF token); the rest send none.
+FORMS = {
+    "POST /settings": {"player_id": "{ada_id}", "language": "xx"},  # Ada's row, a bad value
+    "POST /gm/tokens": {"label": "x" * 81},  # too long a label
+}
+# Authorised calls that do change things (even with an empty form): run last, in table
+# order, and left out of the "nothing changed" check.
+CHANGES = {
+    "POST /gm/outbox/<mail>/forward": "gm1",  # a fresh link, audited
+    "POST /gm/tokens/<tok>/revoke": "gm1",
+    "POST /gm/games/<g>/players/<p>/withdraw": "gm1",
+    "POST /gm/games/<g>/pause": "gm1",
+}
+# Routes that end the session: each identity tries them with a session of its own.
+ENDS_SESSION = {"POST /signout", "POST /signout/everywhere"}
+
+
+def parse_key(key: str) -> tuple[str, str, str]:
+    """(method, url_map rule, query) of a row of TABLE."""
+    method, target = key.split(" ", 1)
+    rule, _, query = target.partition("?")
+    for short, full in SHORT.items():
+        rule = rule.replace(short, full)
+    return method, rule, query
+
+
+def served_routes(app) -> set[tuple[str, str]]:
+    """(method, rule) of every web route; the API has a table of its own."""
+    return {(method, rule.rule) for rule in app.url_map.iter_rules()
+            if not rule.rule.startswith("/api/")
+            for method in rule.methods - {"HEAD", "OPTIONS"}}
+
+
+def fill(rule: str, values: dict) -> str:
+    """The rule with each <converter:name> replaced by values[name]."""
+    def value(match: re.Match) -> str:
+        if match.group(1) not in values:
+            raise KeyError(f"no value for the path parameter {match.group(1)!r}: add one to "
+                           "World.values")
+        return str(values[match.group(1)])
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", value, rule)
+
+
+def answer_class(response) -> str:
+    status = response.status_code
+    if 300 <= status < 400:
+        target = urlsplit(response.headers.get("Location", ""))
+        return "login" if target.path == "/signin" and "next=" in target.query else "ok"
+    if 200 <= status < 300:
+        return "ok"
+    return "bad" if status in (400, 422) else str(status)
+
+
+def snapshot() -> tuple:
+    """What any page or action could change."""
+    db.session.rollback()
+    count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
+    rows = lambda *cols: tuple(db.session.execute(select(*cols).order_by(cols[0])))  # noqa: E731
+    m = models
+    return (tuple(count(table) for table in (
+                m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
+                m.TurnVersion, m.StandingTip, m.StandingQuestion)),
+            rows(m.Game.id, m.Game.state),
+            rows(m.Round.id, m.Round.state, m.Round.deadline),
+            rows(m.Player.id, m.Player.email, m.Player.active, m.Player.language,
+                 m.Player.timezone, m.Player.wants_round_mail, m.Player.wants_reminders,
+                 m.Player.wants_confirmations),
+            rows(m.ApiToken.id, m.ApiToken.revoked_at))
+
+
+def _game(name: str, gm_email: str, players: dict[str, str], start: bool = True):
+    """A game run by a new GM account at ``gm_email``; (the account, the game)."""
+    gm = accounts.create_game_master(gm_email, gm_email.split("@")[0].title())
+    game = games.create_game(name, weekly(gm_deadline(), "Europe/Berlin"), actor=gm_email,
+                             game_master_id=gm.id)
+    for player_name, email in players.items():
+        games.add_player(game, player_name, email, actor=gm_email)
+    if start:
+        games.start_game(game, seed=5, actor=gm_email)
+    return gm, game
+
+
+class World:
+    """The three games, the values that fill path parameters, a signed-in browser each."""
+
+    def __init__(self, app):
+        self.app = app
+        gail, self.game = _game(GAME_1, GAIL, {"Ada": ADA, "Vera": VERA})
+        resolution.resolve_round(self.game, number=1, actor=GAIL)  # a report to read
+        _, other = _game(GAME_2, OTTO, {"Cy": CY})
+        _, self.vera_game = _game(GAME_3, VERA, {}, start=False)
+        self.ada, self.vera = self.game.players
+        ada_mail = self.invitation(self.ada)
+        self.vera_link = LINK.search(self.invitation(self.vera).body_text).group(1)
+        gail_token, _ = accounts.issue_api_token(game_master=gail, label="gail-bot")
+        heartbeat.record_heartbeat(utcnow())
+        self.values = {
+            "game_id": self.game.id, "player_id": self.ada.id, "number": 1,
+            "message_id": ada_mail.id, "token_id": gail_token.id, "ada_id": self.ada.id,
+            "ada_feed": feed_token(self.ada), "cy_feed": feed_token(other.players[0]),
+            "token": "not-a-sign-in-link", "code": "en", "filename": "style.css",
+        }
+        db.session.commit()
+
+    @staticmethod
+    def invitation(player: Player) -> OutboxMessage:
+        return db.session.scalars(select(OutboxMessage).where(
+            OutboxMessage.kind == "invitation", OutboxMessage.player_id == player.id)).one()
+
+    def browser(self, who: str) -> GmWeb:
+        """A new browser for ``who``, signed in by a real link (anon: not at all)."""
+        web = GmWeb(self.app, self.app.test_client())
+        if who == "inv1":
+            # The link of Vera's invitation mail; it is single use, so later browsers
+            # get a new link of the same kind, as the GM's "forward" makes.
+            token, self.vera_link = self.vera_link, None
+            if token is None:
+                token = auth.issue_token(VERA, purpose="invitation", player=self.vera)
+                db.session.commit()
+            page = web.get(f"/signin/{token}").get_data(as_text=True)
+            answer = web.open("POST", f"/signin/{token}",
+                              data={"csrf_token": CSRF.search(page).group(1)})
+            assert answer.headers["Location"] == f"/games/{self.game.id}", answer.status
+        elif who != "anon":
+            web.sign_in(EMAIL[who])
+        return web
+
+
+@pytest.fixture
+def world(app) -> World:
+    return World(app)
+
+
+def forbidden_words(who: str, world: World) -> set[str]:
+    """Names of games ``who`` has no part in, and the addresses of their players."""
+    words = set()
+    for game in db.session.scalars(select(Game)):
+        if game.name not in MEMBER_OF[who]:
+            words |= {game.name} | {p.email for p in game.players}
+    return words - {EMAIL.get(who)}
+
+
+def test_every_web_route_has_a_row_and_every_row_a_route(app):
+    tabled = {parse_key(key)[:2] for key in TABLE}
+    served = served_routes(app)
+    assert not served - tabled, f"routes without a row in TABLE: {sorted(served - tabled)}"
+    assert not tabled - served, f"rows for routes that do not exist: {sorted(tabled - served)}"
+    for key in (*FORMS, *CHANGES, *ENDS_SESSION):
+        assert key in TABLE, key
+    for key, row in TABLE.items():
+        assert len(row.split()) == len(WHO), key
+
+
+def test_every_identity_gets_what_the_table_says_on_every_web_route(world):
+    browsers = {who: world.browser(who) for who in WHO}
+    words = {who: forbidden_words(who, world) for who in WHO}
+    mismatches: list[str] = []
+
+    def attempt(key: str, who: str, web: GmWeb, check_unchanged: bool) -> None:
+        method, rule, query = parse_key(key)
+        data = {k: v.format(**world.values) for k, v in FORMS.get(key, {}).items()}
+        before = snapshot() if check_unchanged else None
+        try:
+            url = fill(rule, world.values) + ("?" + query.format(**world.values) if query
+                                              else "")
+            response = web.post(url, data) if method == "POST" else web.open(method, url)
+        except Exception as exc:  # noqa: BLE001 - listed with the rest
+            mismatches.append(f"{who:4} {key}: raised {exc!r}")
+            return
+        expected = TABLE[key].split()[WHO.index(who)]
+        got = answer_class(response)
+        if got != expected:
+            mismatches.append(f"{who:4} {key}: expected {expected}, got {got} "
+                              f"({response.status_code} {response.headers.get('Location', '')})")
+        body = html.unescape(response.get_data(as_text=True))
+        response.close()
+        # Ada's feed token stands in for Ada: whoever brings it reads what she may.
+        leaked = sorted(w for w in words["p1" if "{ada_feed}" in key else who] if w in body)
+        if leaked:
+            mismatches.append(f"{who:4} {key}: the answer names {leaked}")
+        if check_unchanged and snapshot() != before:
+            mismatches.append(f"{who:4} {key}: changed something ({got})")
+
+    for key in TABLE:
+        if key in ENDS_SESSION:
+            continue
+        for who in WHO:
+            if CHANGES.get(key) != who:
+                attempt(key, who, browsers[who], check_unchanged=True)
+    for key, who in CHANGES.items():
+        attempt(key, who, browsers[who], check_unchanged=False)
+    for key in ENDS_SESSION:
+        for who in WHO:
+            attempt(key, who, world.browser(who), check_unchanged=True)
+    assert not mismatches, f"{len(mismatches)} answers differ from TABLE:\n" + "\n".join(
+        mismatches)
+
+
+def test_an_invitation_session_has_no_gm_role_even_where_its_address_is_the_gm(world):
+    """Vera runs Garnet Hall; come in by her invitation to game 1, she is only its player."""
+    own_game = world.vera_game.id
+    invited, signed_in = world.browser("inv1"), GmWeb(world.app, world.app.test_client())
+    signed_in.sign_in(VERA)
+    for path in ("/gm/", "/gm/tokens", f"/gm/games/{own_game}", f"/gm/games/{own_game}/audit",
+                 f"/games/{own_game}", "/"):
+        answer = invited.get(path)
+        assert answer.status_code in ((200,) if path == "/" else (403, 404)), path
+        assert GAME_3 not in html.unescape(answer.get_data(as_text=True)), path
+    # The same address signed in by a link it asked for itself is the GM of Garnet Hall.
+    assert signed_in.get(f"/gm/games/{own_game}").status_code == 200
+    assert GAME_3 in signed_in.get("/gm/").get_data(as_text=True)
