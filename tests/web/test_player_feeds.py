@@ -84,13 +84,14 @@ def test_a_forged_or_foreign_token_is_refused(moonstone, make_game, client, toke
     other = make_game("Other", players={"Dora": "dora@example.org"})
     dora = feed_token(games.find_player(other, "Dora"))
     for path in ("feed.atom", "calendar.ics"):
-        assert client.get(f"/games/{moonstone.id}/{path}?token={token}x").status_code == 403
-        assert client.get(f"/games/{moonstone.id}/{path}?token=").status_code == 403
-        assert client.get(f"/games/{moonstone.id}/{path}?token={dora}").status_code == 403
+        # 404, as for a game that does not exist: a token tells nobody which games there are
+        assert client.get(f"/games/{moonstone.id}/{path}?token={token}x").status_code == 404
+        assert client.get(f"/games/{moonstone.id}/{path}?token=").status_code == 404
+        assert client.get(f"/games/{moonstone.id}/{path}?token={dora}").status_code == 404
         assert client.get(f"/games/{other.id}/{path}?token={dora}").status_code == 200
 
 
 def test_a_token_ends_when_the_game_master_changes_the_players_address(moonstone, client,
                                                                        token):
     gm.change_email(games.find_player(moonstone, "Ada"), "ada@new.example.org", actor="gm")
-    assert client.get(f"/games/{moonstone.id}/feed.atom?token={token}").status_code == 403
+    assert client.get(f"/games/{moonstone.id}/feed.atom?token={token}").status_code == 404

@@ -74,13 +74,13 @@ TABLE = {
     "GET /games/<g>/turn":                              "login ok    404   404   404   ok",
     "POST /games/<g>/turn":                             "login bad   404   404   404   bad",
     # Feeds: a reader without a session brings the player's token instead. A token of
-    # another game's player is 403 here, but 404 where no game has this id.
+    # another game's player is 404, as where no game has this id.
     "GET /games/<g>/feed.atom":                         "403   ok    404   ok    404   ok",
     "GET /games/<g>/feed.atom?token={ada_feed}":        "ok    ok    ok    ok    ok    ok",
-    "GET /games/<g>/feed.atom?token={cy_feed}":         "403   403   403   403   403   403",
+    "GET /games/<g>/feed.atom?token={cy_feed}":         "404   404   404   404   404   404",
     "GET /games/<g>/calendar.ics":                      "403   ok    404   ok    404   ok",
     "GET /games/<g>/calendar.ics?token={ada_feed}":     "ok    ok    ok    ok    ok    ok",
-    "GET /games/<g>/calendar.ics?token={cy_feed}":      "403   403   403   403   403   403",
+    "GET /games/<g>/calendar.ics?token={cy_feed}":      "404   404   404   404   404   404",
     # The GM console: 403 for non-GMs, 404 on a game's pages for all but its own GM.
     "GET /gm/":                                         "login 403   403   ok    ok    403",
     "GET /gm/games/new":                                "login 403   403   ok    ok    403",

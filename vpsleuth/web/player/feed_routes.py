@@ -37,7 +37,7 @@ def _reader(game_id: int) -> tuple[Game, Player | None, str, str | None]:
         abort(404)
     player = feeds.feed_player(token, game)
     if player is None:
-        abort(403)  # a forged, foreign or outdated token
+        abort(404)  # a forged, foreign or outdated token: as for a game that is not there
     return game, player, player.language, token
 
 
