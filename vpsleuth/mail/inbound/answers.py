@@ -31,6 +31,13 @@ _REASONS = {
               "deshalb haben wir sie nicht gelesen. Bitte antworte noch einmal nur mit "
               "deinem Zug, als reinen Text.",
     },
+    "too_deep": {
+        "en": "Your mail was built of parts inside parts more than {depth} levels deep, so we "
+              "did not read it. Please reply again with only your turn, as plain text.",
+        "de": "Deine Mail bestand aus mehr als {depth} Ebenen ineinander verschachtelter "
+              "Teile, deshalb haben wir sie nicht gelesen. Bitte antworte noch einmal nur mit "
+              "deinem Zug, als reinen Text.",
+    },
     "no_text": {
         "en": "Your mail had no text we could read. Please write your turn into the mail "
               "itself, not into an attachment.",

@@ -3,12 +3,15 @@
 Pure functions on bytes and ``email.message.EmailMessage`` (stdlib ``email``
 with ``policy.default``). Nothing here raises on bad input: broken headers,
 unknown charsets and undecodable parts fall back to something readable, since
-whatever arrives must be stored and answered, never crash the pipeline.
+whatever arrives must be stored and answered, never crash the pipeline. The
+one exception is parse(): parts nested deeper than MAX_DEPTH raise TooDeep, for
+the pipeline to refuse the message with a reply naming the problem.
 """
 
 from __future__ import annotations
 
 import email
+import email.feedparser
 import email.headerregistry
 import email.parser
 import email.policy
@@ -22,6 +25,16 @@ RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
 # Tried in this order when the declared charset is missing, unknown or wrong.
 FALLBACK_CHARSETS = ("utf-8", "cp1252", "latin-1")
 _ADDRESS = re.compile(r"[^\s<>@,;:\"()\[\]\\]+@[^\s<>@,;:\"()\[\]\\]+")
+# Multiparts and attached messages inside each other; real mail nests a handful
+# (a forward of a forward with attachments: under ten).
+MAX_DEPTH = 20
+
+
+class TooDeep(ValueError):
+    """A message whose parts nest more than MAX_DEPTH levels deep."""
+
+    def __init__(self) -> None:
+        super().__init__(f"the mail's parts nest more than {MAX_DEPTH} levels deep")
 
 
 class _ParsedOnce(email.headerregistry.HeaderRegistry):
@@ -48,9 +61,32 @@ def _policy() -> email.policy.EmailPolicy:
     return email.policy.default.clone(header_factory=_ParsedOnce())
 
 
+class _DepthLimitedParser(email.feedparser.BytesFeedParser):
+    """The stdlib's parser, stopped at the first part nested deeper than MAX_DEPTH.
+
+    Its descent into parts is recursive (a mail nested 1,000 levels deep raised
+    RecursionError). Every part it opens goes through _new_message and onto a
+    stack it keeps, so the depth is that stack's length: counted as the parts
+    open, before the recursion gets deep, with no second pass over the tree.
+    """
+
+    def _new_message(self) -> None:
+        if len(self._msgstack) >= MAX_DEPTH:
+            raise TooDeep()
+        super()._new_message()
+
+
 def parse(raw: bytes) -> EmailMessage:
-    """The message tree of ``raw`` (any bytes: garbage gives a message of defects)."""
-    return email.message_from_bytes(raw, policy=_policy())  # type: ignore[return-value]
+    """The message tree of ``raw`` (any bytes: garbage gives a message of defects).
+
+    Raises TooDeep for parts nested more than MAX_DEPTH levels deep.
+    """
+    parser = _DepthLimitedParser(policy=_policy())
+    try:
+        parser.feed(raw)
+        return parser.close()  # type: ignore[return-value]
+    except RecursionError:  # should the stdlib's internals change under the check above
+        raise TooDeep() from None
 
 
 def parse_headers(raw: bytes) -> EmailMessage:

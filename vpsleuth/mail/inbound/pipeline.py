@@ -182,7 +182,10 @@ def _sender_language(msg: Message) -> str:
 
 
 def _process(row: InboundMessage, now: datetime, force: bool) -> None:
-    msg = mime.parse(row.raw)
+    try:
+        msg, too_deep = mime.parse(row.raw), False
+    except mime.TooDeep:  # its headers still tell who wrote it and with which key
+        msg, too_deep = mime.parse_headers(row.raw), True
     original = _duplicate_of(row)
     if original is not None:
         return _finish(row, "duplicate", f"same Message-ID as inbound message {original}", now)
@@ -204,6 +207,10 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
         key = "forged_key" if keys.has_reply_key_shape(recipients) else "no_key"
         return _finish(row, "refused",
                        answers.refuse_sender(row.from_addr, key, _sender_language(msg), now), now)
+    if too_deep:
+        answers.refuse_player(player, answers.reason("too_deep", player.language,
+                                                     depth=mime.MAX_DEPTH))
+        return _finish(row, "refused", f"{mime.TooDeep()}; answered the player", now)
     body = mime.body_text(msg)
     if body is None:
         answers.refuse_player(player, answers.reason("no_text", player.language))
