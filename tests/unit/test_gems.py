@@ -280,10 +280,24 @@ def test_an_unknown_word_keeps_the_players_spelling():
         parse_gem("Smaragd grün I")
 
 
-@pytest.mark.parametrize("text", ["RD4", "RDD1", "XD1", "RD1X", "R D 1"])
+@pytest.mark.parametrize("text", ["RDD1", "XD1", "RD1X", "R D 1", "RX4", "D4"])
 def test_malformed_codes_are_refused(text):
     with pytest.raises(GemError, match="is not a colour, kind or size"):
         parse_gem(text)
+
+
+@pytest.mark.parametrize(("text", "shown"), [("RD4", "RD4"), ("rd0", "RD0"), ("4dr", "4DR"),
+                                             ("GO12", "GO12"), ("b9p", "B9P")])
+def test_a_code_with_a_size_beyond_three_says_sizes_are_one_to_three(text, shown):
+    with pytest.raises(GemError, match=rf"^no gem {shown}: sizes are 1-3$"):
+        parse_gem(text)
+
+
+def test_a_single_letter_is_an_attribute_only_where_asked_for():
+    assert [a.code for a in parse_attributes("R", letters=True)] == ["R"]
+    assert [a.code for a in parse_attributes("d o", letters=True)] == ["D", "O"]
+    with pytest.raises(GemError, match="'R' is not a colour, kind or size"):
+        parse_attributes("R")
 
 
 # --- attributes ---------------------------------------------------------------------------

@@ -296,9 +296,25 @@ def test_drop_without_gem_is_reported():
 
 
 def test_a_bad_gem_in_a_drop_is_reported():
-    error = only_error("DROP RD9")
+    error = only_error("DROP RD1, banana")
     assert (error.line, error.message, error.hint) == (
-        1, "'RD9' is not a colour, kind or size", HINTS["drop"])
+        1, "'banana' is not a colour, kind or size", HINTS["drop"])
+
+
+@pytest.mark.parametrize(("line", "kind"), [("TIP A RD4", "tip"), ("TIP A BD1 RD4", "tip"),
+                                            ("DROP rd4", "drop"), ("QUESTION A RD4", "question")])
+def test_a_size_beyond_three_is_named(line, kind):
+    error = only_error(line)
+    assert (error.message, error.hint) == ("no gem RD4: sizes are 1-3", HINTS[kind])
+    assert str(error).startswith("line 1: no gem RD4: sizes are 1-3 (write: ")
+
+
+@pytest.mark.parametrize(("line", "codes"), [("QUESTION A R", "A:R"), ("QUESTION D D", "D:D"),
+                                             ("FRAGE G g", "G:G"), ("Q E b o", "E:BO")])
+def test_a_question_may_name_an_attribute_by_its_letter(line, codes):
+    parsed = parse_turn(line)
+    assert parsed.ok
+    assert parsed.change.question == Question.from_codes(codes)
 
 
 def test_every_bad_line_is_reported_in_order():

@@ -165,8 +165,21 @@ def test_question_text_in_english_or_german_parses(text, codes):
 
 
 @pytest.mark.parametrize(
+    ("text", "codes"),
+    [("A R", "A:R"), ("D D", "D:D"), ("G G", "G:G"), ("b y", "B:Y"), ("E o", "E:O"),
+     ("C R D", "C:RD"), ("F p 2", "F:2P"), ("A: B", "A:B")],
+)
+def test_a_single_attribute_may_be_written_by_its_letter(text, codes):
+    # The first word is the placeholder, so "D D" asks for diamonds at D (RULES.md 1).
+    assert parse_question(text).codes == codes
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
+        ("A R B", "two values of one colour: red and blue"),
+        ("A R D 1", "three attributes name a single gem"),
+        ("A RD4", "no gem RD4: sizes are 1-3"),
         ("", "'' is not a placeholder; start with one of A-G"),
         ("E:blau", "'E:blau' is not a placeholder"),
         ("AB red", "'AB' is not a placeholder"),

@@ -175,17 +175,30 @@ def _synonyms() -> dict[str, str]:
 
 
 _WORD_TO_CODE = _synonyms()
+# Codes run together ("rd1", "1dr", "bo"); a letter alone only in questions (RULES.md 1).
 _CODE_TOKEN = re.compile(r"^[rbgydpo123]{2,3}$")
+_LETTER = re.compile(r"^[rbgydpo]$")
+
+
+def _names_no_size(token: str) -> bool:
+    """A colour and a kind code with a number that is no size: ``rd4``, ``0bp``, ``go12``."""
+    letters = [c for c in token if not c.isdigit()]
+    return (len(letters) == 2 and len(token) > 2 and any(c in "rbgy" for c in letters)
+            and any(c in "dpo" for c in letters))
+
+
 _SPLIT = re.compile(r"[\s\-_/.]+")
 # Fillers people write around attributes ("the red opal", "Diamant, rot").
 _FILLERS = {"the", "a", "an", "der", "die", "das", "ein", "eine", "gem", "gems", "stein",
             "steine", "edelstein", "edelsteine", "and", "und", "of"}
 
 
-def parse_attributes(text: str) -> list[Attribute]:
+def parse_attributes(text: str, *, letters: bool = False) -> list[Attribute]:
     """Every attribute named in ``text``, in the order written.
 
-    Raises GemError naming the first word that is not an attribute.
+    ``letters``: a colour or kind may also be written by its code letter alone
+    (``R``, ``D``), as questions allow. Raises GemError naming the first word
+    that is not an attribute.
     """
     attrs: list[Attribute] = []
     for raw in _SPLIT.split(text.strip().strip(",;")):
@@ -197,8 +210,11 @@ def parse_attributes(text: str) -> list[Attribute]:
         code = _WORD_TO_CODE.get(token)
         if code is not None:
             attrs.append(_BY_CODE[code])
-        elif _CODE_TOKEN.match(token) and len(set(token)) == len(token):
+        elif (_CODE_TOKEN.match(token) and len(set(token)) == len(token)
+              or letters and _LETTER.match(token)):
             attrs.extend(_BY_CODE[c.upper()] for c in token)
+        elif _names_no_size(token):
+            raise GemError(f"no gem {shown(raw.strip(',;:()').upper())}: sizes are 1-3")
         else:
             raise GemError(f"'{shown(raw)}' is not a colour, kind or size")
     return attrs

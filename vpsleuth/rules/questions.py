@@ -78,13 +78,16 @@ def make_question(placeholder: str, attributes: list[Attribute]) -> Question:
 
 
 def parse_question(text: str) -> Question:
-    """``E blue opal``, ``E: blau Opal``, ``G 1``... -> Question."""
+    """``E blue opal``, ``E: blau Opal``, ``G 1``, ``A R``... -> Question.
+
+    The first word is the placeholder, so ``D D`` asks for diamonds at D.
+    """
     head, _, rest = text.strip().partition(" ")
     place = head.strip(":,")
     if len(place) != 1:
         raise QuestionError(f"'{shown(head)}' is not a placeholder; start with one of A-G")
     try:
-        attrs = parse_attributes(rest)
+        attrs = parse_attributes(rest, letters=True)
     except GemError as exc:
         raise QuestionError(str(exc)) from None
     return make_question(place, attrs)
