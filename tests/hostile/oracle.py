@@ -1,10 +1,11 @@
 """The oracle of the turn fuzzers: what one whole turn does to a standing turn.
 
-Written from the rules (README "The turn language", RULES.md section 3), not
-from the service's code: a question replaces the question, tips replace tips
-gem by gem, DROP withdraws, DROP ALL withdraws every tip first, REPEAT brings
-last round's tips back (not those withdrawn in the same turn), and lines that
-tip a gem win over REPEAT. A turn is all or nothing.
+Written from the rules (README "The turn language", RULES.md sections 3 and
+6a), not from the service's code: a question replaces the question, tips
+replace tips gem by gem, and the lines apply in the order written, a later one
+winning: DROP withdraws a tip, DROP ALL every tip standing at that point,
+REPEAT puts last round's tips over whatever stands for those gems. A turn is
+all or nothing.
 """
 
 from __future__ import annotations
@@ -13,19 +14,23 @@ from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import Player, Round, TurnVersion
-from vpsleuth.orders import TurnChange
+from vpsleuth.orders import DropAll, DropTip, PlaceTip, RepeatLastRound, TurnChange
 from vpsleuth.rules import Turn
 from vpsleuth.services import turns
 
 
 def applied(before: Turn, change: TurnChange, last_round: Turn | None) -> Turn:
     """The standing turn after ``change`` was applied in full to ``before``."""
-    tips = {} if change.drop_all else dict(before.tips)
-    for gem in change.dropped:
-        tips.pop(gem, None)
-    if change.repeat and last_round is not None:
-        tips.update((g, loc) for g, loc in last_round.tips.items() if g not in change.dropped)
-    tips.update(change.tips)
+    tips = dict(before.tips)
+    for step in change.steps:
+        if isinstance(step, PlaceTip):
+            tips[step.gem] = step.location
+        elif isinstance(step, DropTip):
+            tips.pop(step.gem, None)
+        elif isinstance(step, DropAll):
+            tips.clear()
+        elif isinstance(step, RepeatLastRound) and last_round is not None:
+            tips.update(last_round.tips)
     question = change.question if change.changes_question else before.question
     return Turn(question=question, tips=tips)
 

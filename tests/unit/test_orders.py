@@ -254,40 +254,11 @@ def test_an_illegal_question_is_reported(line, message):
     assert error.hint == HINTS["question"]
 
 
-def test_a_second_question_is_reported_with_the_first_ones_line():
-    error = only_error("QUESTION A red\nTIP A RD1\nQUESTION B blue")
-    assert error.line == 3
-    assert error.message == "a second question (the first is on line 1); one question per round"
-    assert error.hint == HINTS["question"]
-
-
-def test_question_none_after_a_question_is_a_second_question():
-    assert only_error("QUESTION A red\nQUESTION NONE").line == 2
-
-
-def test_the_same_gem_tipped_at_two_places_is_reported():
-    error = only_error("TIP A RD1\nTIP B rd1")
-    assert error.line == 2
-    assert error.message == "RD1 is already tipped at A on line 1; one tip per gem"
-    assert error.hint == HINTS["tip"]
-
-
 def test_the_same_gem_tipped_at_two_places_on_one_line_is_reported():
     error = only_error("TIP A RD1, B Diamant rot I")
     assert error.line == 1
-    assert "RD1 is already tipped at A on line 1" in error.message
-
-
-def test_the_first_tip_stands_when_a_gem_is_tipped_twice():
-    assert parse_turn("TIP A RD1\nTIP B RD1").change.tips == tips(A="RD1")
-
-
-def test_a_gem_both_tipped_and_dropped_is_reported_at_the_tip():
-    error = only_error("DROP RD1\n# x\nTIP A RD1")
-    assert error.line == 3
-    assert error.text == "TIP A RD1"
-    assert error.message == "RD1 is both tipped and withdrawn"
-    assert error.hint == HINTS["drop"]
+    assert error.message == "RD1 is tipped at A and at B on this line; one tip per gem"
+    assert error.hint == HINTS["tip"]
 
 
 def test_drop_without_gem_is_reported():
@@ -404,3 +375,125 @@ def test_a_formatted_turn_parses_back(lang):
     assert parsed.ok
     assert parsed.change.question == question
     assert parsed.change.tips == standing
+
+
+# --- the order of lines: a later line wins (RULES.md 6a) ----------------------------------
+
+
+def applied(text: str, standing: dict | None = None, last_round: dict | None = None) -> dict:
+    """The tips standing after the whole of ``text`` applied to ``standing``."""
+    parsed = parse_turn(text)
+    assert parsed.ok, parsed.errors
+    tips_now = dict(standing or {})
+    parsed.change.apply_tips(tips_now, lambda: last_round or {})
+    return tips_now
+
+
+LAST_ROUND = tips(B="RD1", C="GO3")
+
+
+def test_a_tip_then_repeat_leaves_last_rounds_tip_for_that_gem():
+    assert applied("TIP A RD1\nREPEAT", last_round=LAST_ROUND) == tips(B="RD1", C="GO3")
+
+
+def test_a_tip_then_repeat_keeps_the_tip_when_last_round_had_none_for_the_gem():
+    assert applied("TIP A BD1\nREPEAT", last_round=LAST_ROUND) == tips(A="BD1", B="RD1",
+                                                                      C="GO3")
+
+
+def test_repeat_then_a_tip_leaves_the_tip():
+    assert applied("REPEAT\nTIP A RD1", last_round=LAST_ROUND) == tips(A="RD1", C="GO3")
+
+
+def test_a_tip_then_drop_all_leaves_no_tip():
+    assert applied("TIP F YO3\nDROP ALL") == {}
+    assert applied("TIP F YO3\nSTREICHE ALLE", standing=tips(A="RD1")) == {}
+
+
+def test_drop_all_then_a_tip_leaves_only_that_tip():
+    assert applied("DROP ALL\nTIP F YO3", standing=tips(A="RD1 BD1")) == tips(F="YO3")
+
+
+def test_repeat_then_drop_all_leaves_no_tip():
+    assert applied("REPEAT\nDROP ALL", last_round=LAST_ROUND) == {}
+
+
+def test_drop_all_then_repeat_leaves_last_rounds_tips():
+    assert applied("DROP ALL\nREPEAT", standing=tips(A="BD1"), last_round=LAST_ROUND) \
+        == LAST_ROUND
+
+
+def test_a_tip_then_a_drop_withdraws_it_and_a_drop_then_a_tip_places_it():
+    assert applied("TIP A RD1\nDROP RD1", standing=tips(C="RD1")) == {}
+    assert applied("DROP RD1\nTIP A RD1", standing=tips(C="RD1")) == tips(A="RD1")
+
+
+def test_a_drop_then_repeat_brings_last_rounds_tip_back_and_repeat_then_drop_does_not():
+    assert applied("DROP RD1\nREPEAT", last_round=LAST_ROUND) == LAST_ROUND
+    assert applied("REPEAT\nDROP RD1", last_round=LAST_ROUND) == tips(C="GO3")
+
+
+def test_a_later_tip_for_the_same_gem_wins():
+    assert applied("TIP A RD1\nTIP B rd1") == tips(B="RD1")
+    assert applied("TIP A RD1, BD1\n# changed my mind\nTIP X RD1") == tips(X="RD1", A="BD1")
+
+
+def test_lines_apply_over_a_standing_turn_gem_by_gem():
+    standing = tips(A="RD1", D="BD1", E="YP2")
+    text = "TIP G BD1\nDROP YP2\nREPEAT\nTIP F GO3\nDROP RD1\nTIP C YP2"
+    # RD1: last round's B, then dropped; BD1: G (last round had none); GO3: F over last
+    # round's C; YP2: dropped, then C.
+    assert applied(text, standing, LAST_ROUND) == tips(G="BD1", F="GO3", C="YP2")
+
+
+def test_drop_all_withdraws_standing_tips_and_those_of_earlier_lines():
+    assert applied("TIP A GD1\nDROP ALL\nTIP E YO3", standing=tips(C="RD1")) == tips(E="YO3")
+
+
+def test_last_round_is_read_only_when_a_repeat_applies():
+    def no_reading():
+        raise AssertionError("last round read without REPEAT")
+
+    change = parse_turn("TIP A RD1\nDROP ALL\nDROP BD1").change
+    change.apply_tips({}, no_reading)
+
+
+def test_the_service_may_keep_more_than_the_location_for_each_tip():
+    standing = {GEM_BY_CODE["BD1"]: ("D", 7)}
+    parse_turn("REPEAT\nTIP A RD1").change.apply_tips(
+        standing, lambda: tips(C="GO3"), lambda location: (location, 8))
+    assert standing == {GEM_BY_CODE["BD1"]: ("D", 7), GEM_BY_CODE["RD1"]: ("A", 8),
+                        GEM_BY_CODE["GO3"]: ("C", 8)}
+
+
+def test_question_then_question_none_withdraws_the_question():
+    change = parse_turn("QUESTION A red\nTIP B BD1\nQUESTION NONE").change
+    assert change.changes_question and change.question is None
+
+
+def test_question_none_then_a_question_asks_it():
+    change = parse_turn("FRAGE KEINE\nFRAGE A rot").change
+    assert change.question == Question.from_codes("A:R")
+
+
+def test_a_later_question_replaces_an_earlier_one():
+    change = parse_turn("QUESTION A red\nTIP A RD1\nQUESTION B blue").change
+    assert change.question == Question.from_codes("B:B")
+
+
+def test_a_bad_question_line_refuses_the_turn_even_when_a_later_one_replaces_it():
+    error = only_error("QUESTION X red\nQUESTION A red")
+    assert (error.line, error.hint) == (1, HINTS["question"])
+
+
+def test_the_summary_of_a_change_follows_the_order_of_its_lines():
+    change = parse_turn("TIP A RD1\nDROP BD1\nDROP RD1\nTIP B BD1\nTIP C GO3").change
+    assert (change.tips, change.dropped) == (tips(B="BD1", C="GO3"), gems("RD1"))
+    assert not change.drop_all and not change.repeat
+    change = parse_turn("REPEAT\nTIP A RD1\nDROP ALL\nDROP BD1").change
+    assert (change.tips, change.dropped, change.drop_all, change.repeat) == (
+        {}, gems("BD1"), True, False)
+
+
+def test_a_turn_of_drops_only_is_not_empty():
+    assert not parse_turn("TIP A RD1\nDROP RD1").change.is_empty

@@ -112,6 +112,63 @@ def test_a_formatted_turn_parses_back_to_the_same_question_and_tips(question, ti
     assert parsed.change.tips == tips
 
 
+# --- the order of lines (RULES.md 6a) -----------------------------------------------------
+
+# One line of a turn as (text, what it does); the model below applies them one by one.
+tip_lines = st.tuples(locations, gems, langs).map(
+    lambda t: ((f"TIP {t[0]} {t[1].code}" if t[2] == "en" else f"TIPP {t[0]} {t[1].name('de')}"),
+               ("tip", t[1], t[0])))
+drop_lines = st.tuples(gems, st.sampled_from(["DROP", "STREICHE"])).map(
+    lambda t: (f"{t[1]} {t[0].code}", ("drop", t[0])))
+turn_lines = st.one_of(
+    tip_lines, tip_lines, drop_lines,
+    st.sampled_from([("DROP ALL", ("drop_all",)), ("STREICHE ALLE", ("drop_all",)),
+                     ("REPEAT", ("repeat",)), ("WIEDERHOLE", ("repeat",)),
+                     ("QUESTION NONE", ("question", None)), ("FRAGE KEINE", ("question", None)),
+                     ("", ("nothing",)), ("# a comment", ("nothing",))]),
+    questions.map(lambda q: (f"QUESTION {q.short('en')}", ("question", q))),
+)
+
+
+def by_the_rules(lines, standing, last_round):
+    """RULES.md 6a read literally: each line in turn, a later one winning."""
+    tips, question = dict(standing), "unchanged"
+    for _, (what, *args) in lines:
+        if what == "tip":
+            tips[args[0]] = args[1]
+        elif what == "drop":
+            tips.pop(args[0], None)
+        elif what == "drop_all":
+            tips.clear()
+        elif what == "repeat":
+            tips.update(last_round)
+        elif what == "question":
+            question = args[0]
+    return tips, question
+
+
+@FAST
+@given(st.lists(turn_lines, max_size=12), tip_maps, tip_maps)
+def test_the_lines_of_a_turn_apply_in_the_order_written(lines, standing, last_round):
+    parsed = parse_turn("\n".join(text for text, _ in lines))
+    assert parsed.ok, parsed.errors
+    tips = dict(standing)
+    parsed.change.apply_tips(tips, lambda: last_round)
+    question = parsed.change.question if parsed.change.changes_question else "unchanged"
+    assert (tips, question) == by_the_rules(lines, standing, last_round)
+
+
+@FAST
+@given(st.lists(turn_lines, max_size=12), tip_maps, tip_maps)
+def test_a_turn_does_what_its_lines_sent_one_by_one_would_do(lines, standing, last_round):
+    whole = dict(standing)
+    parse_turn("\n".join(text for text, _ in lines)).change.apply_tips(whole, lambda: last_round)
+    one_by_one = dict(standing)
+    for text, _ in lines:
+        parse_turn(text).change.apply_tips(one_by_one, lambda: last_round)
+    assert whole == one_by_one
+
+
 @FAST
 @given(questions, langs)
 def test_a_question_round_trips_through_codes_and_short_text(question, lang):

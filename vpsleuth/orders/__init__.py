@@ -1,7 +1,20 @@
 """The turn language, pure: text -> TurnChange plus per-line errors, and back."""
 
-from .parser import HINTS, LineError, ParsedTurn, TurnChange, parse_location, parse_turn
+from .parser import (
+    HINTS,
+    DropAll,
+    DropTip,
+    LineError,
+    ParsedTurn,
+    PlaceTip,
+    RepeatLastRound,
+    Step,
+    TurnChange,
+    parse_location,
+    parse_turn,
+)
 from .render import format_turn
 
-__all__ = ["HINTS", "LineError", "ParsedTurn", "TurnChange", "format_turn", "parse_location",
+__all__ = ["HINTS", "DropAll", "DropTip", "LineError", "ParsedTurn", "PlaceTip",
+           "RepeatLastRound", "Step", "TurnChange", "format_turn", "parse_location",
            "parse_turn"]

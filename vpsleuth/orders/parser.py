@@ -10,15 +10,20 @@
     REPEAT                        WIEDERHOLE        last round's tips again
     END                           ENDE              ignore everything below
 
-A turn is all or nothing: if any line is wrong, nothing of it is applied and
-every bad line is reported with its number, what was wrong and what would be
-right.
+The lines apply in the order written and a later line wins (RULES.md 6a):
+``TIP A RD1`` then ``REPEAT`` leaves last round's tip for RD1, if it had one;
+``DROP ALL`` withdraws every tip standing at that point, also those placed by
+earlier lines. A turn is all or nothing: if any line is wrong, nothing of it is
+applied and every bad line is reported with its number, what was wrong and what
+would be right.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..rules import (
     LOCATIONS,
@@ -71,17 +76,54 @@ class LineError:
 
 
 _UNSET = object()
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class PlaceTip:
+    """``TIP A RD1``: the gem at a location (A-G or X)."""
+
+    line: int
+    gem: Gem
+    location: str
+
+
+@dataclass(frozen=True)
+class DropTip:
+    """``DROP RD1``: withdraw the tip for one gem."""
+
+    line: int
+    gem: Gem
+
+
+@dataclass(frozen=True)
+class DropAll:
+    """``DROP ALL``: withdraw every tip standing at this point."""
+
+    line: int
+
+
+@dataclass(frozen=True)
+class RepeatLastRound:
+    """``REPEAT``: last round's tips again, over whatever stands for those gems."""
+
+    line: int
+
+
+Step = PlaceTip | DropTip | DropAll | RepeatLastRound
 
 
 @dataclass
 class TurnChange:
-    """What one message asks to change in a player's standing turn."""
+    """What one message asks to change in a player's standing turn.
+
+    ``steps`` are its tip lines in the order written; apply them with
+    ``apply_tips``. The question is the last question line's (QUESTION NONE
+    withdraws it); ``_UNSET`` when no line names one.
+    """
 
     question: Question | None | object = _UNSET  # _UNSET: keep the standing question
-    tips: dict[Gem, str] = field(default_factory=dict)
-    dropped: set[Gem] = field(default_factory=set)
-    drop_all: bool = False
-    repeat: bool = False
+    steps: list[Step] = field(default_factory=list)
 
     @property
     def changes_question(self) -> bool:
@@ -89,8 +131,60 @@ class TurnChange:
 
     @property
     def is_empty(self) -> bool:
-        return not (self.changes_question or self.tips or self.dropped
-                    or self.drop_all or self.repeat)
+        return not (self.changes_question or self.steps)
+
+    def apply_tips(self, tips: dict[Gem, T], last_round: Callable[[], Mapping[Gem, str]],
+                   placed: Callable[[str], T] = lambda location: location) -> None:
+        """Apply the tip lines to ``tips`` (gem -> ``placed(location)``), in order.
+
+        ``last_round()`` is asked for last round's tips only when a REPEAT
+        applies. ``placed`` lets a caller keep more than the location (the
+        service keeps the version that set each tip).
+        """
+        for step in self.steps:
+            if isinstance(step, PlaceTip):
+                tips[step.gem] = placed(step.location)
+            elif isinstance(step, DropTip):
+                tips.pop(step.gem, None)
+            elif isinstance(step, DropAll):
+                tips.clear()
+            else:
+                tips.update((gem, placed(location)) for gem, location in last_round().items())
+
+    def _since_drop_all(self) -> list[Step]:
+        last = max((i for i, s in enumerate(self.steps) if isinstance(s, DropAll)), default=-1)
+        return self.steps[last + 1:]
+
+    def _last_per_gem(self) -> dict[Gem, str | None]:
+        last: dict[Gem, str | None] = {}
+        for step in self._since_drop_all():
+            if isinstance(step, PlaceTip):
+                last[step.gem] = step.location
+            elif isinstance(step, DropTip):
+                last[step.gem] = None
+        return last
+
+    @property
+    def tips(self) -> dict[Gem, str]:
+        """The tips this message places that no later line of it withdraws.
+
+        A later REPEAT can still put last round's tip for such a gem in its place.
+        """
+        return {gem: loc for gem, loc in self._last_per_gem().items() if loc is not None}
+
+    @property
+    def dropped(self) -> set[Gem]:
+        """The gems whose last line in this message (after any DROP ALL) withdraws them."""
+        return {gem for gem, loc in self._last_per_gem().items() if loc is None}
+
+    @property
+    def drop_all(self) -> bool:
+        return any(isinstance(step, DropAll) for step in self.steps)
+
+    @property
+    def repeat(self) -> bool:
+        """A REPEAT that counts: one after the last DROP ALL."""
+        return any(isinstance(step, RepeatLastRound) for step in self._since_drop_all())
 
 
 @dataclass
@@ -122,16 +216,12 @@ class _Parser:
     def __init__(self) -> None:
         self.change = TurnChange()
         self.errors: list[LineError] = []
-        self.tip_lines: dict[Gem, int] = {}
-        self.texts: dict[int, str] = {}
-        self.question_line: int | None = None
 
     def error(self, no: int, text: str, message: str, kind: str) -> None:
         self.errors.append(LineError(no, text, message, HINTS[kind]))
 
     def line(self, no: int, text: str) -> bool:
         """Handle one line; False once END is read."""
-        self.texts[no] = text
         body = text.split("#", 1)[0].strip()
         if not body or body.startswith("//"):
             return True
@@ -144,17 +234,13 @@ class _Parser:
         if keyword == "end":
             return False
         if keyword == "repeat":
-            self.change.repeat = True
+            self.change.steps.append(RepeatLastRound(no))
         else:
             getattr(self, keyword)(no, text, rest)
         return True
 
     def question(self, no: int, text: str, rest: str) -> None:
-        if self.question_line is not None:
-            self.error(no, text, f"a second question (the first is on line "
-                       f"{self.question_line}); one question per round", "question")
-            return
-        self.question_line = no
+        # A later question line replaces an earlier one, as a later turn would (6a).
         if rest.lower() in _NONE_WORDS:
             self.change.question = None
             return
@@ -164,6 +250,7 @@ class _Parser:
             self.error(no, text, str(exc), "question")
 
     def tip(self, no: int, text: str, rest: str) -> None:
+        on_this_line: dict[Gem, str] = {}
         head, _, gems = rest.partition(" ")
         for item in _TIP_SPLIT.split(f"{head} {gems}".strip()):
             place_word, _, gem_text = item.strip().partition(" ")
@@ -178,31 +265,32 @@ class _Parser:
             if not gem_text.strip():
                 self.error(no, text, f"no gem after {location}", "tip")
             for gem_word in _gem_items(gem_text):
-                self._add_tip(no, text, location, gem_word)
+                self._add_tip(no, text, location, gem_word, on_this_line)
 
-    def _add_tip(self, no: int, text: str, location: str, gem_text: str) -> None:
+    def _add_tip(self, no: int, text: str, location: str, gem_text: str,
+                 on_this_line: dict[Gem, str]) -> None:
         try:
             gem = parse_gem(gem_text)
         except GemError as exc:
             self.error(no, text, str(exc), "tip")
             return
-        earlier = self.tip_lines.get(gem)
-        if earlier is not None and self.change.tips[gem] != location:
-            self.error(no, text, f"{gem.code} is already tipped at {self.change.tips[gem]} "
-                       f"on line {earlier}; one tip per gem", "tip")
+        # A later line wins; two places for one gem on one line is a slip to report.
+        earlier = on_this_line.setdefault(gem, location)
+        if earlier != location:
+            self.error(no, text, f"{gem.code} is tipped at {earlier} and at {location} on this "
+                       "line; one tip per gem", "tip")
             return
-        self.tip_lines[gem] = no
-        self.change.tips[gem] = location
+        self.change.steps.append(PlaceTip(no, gem, location))
 
     def drop(self, no: int, text: str, rest: str) -> None:
         if rest.lower() in _ALL_WORDS:
-            self.change.drop_all = True
+            self.change.steps.append(DropAll(no))
             return
         if not rest:
             self.error(no, text, "no gem to withdraw", "drop")
         for gem_text in _gem_items(rest):
             try:
-                self.change.dropped.add(parse_gem(gem_text))
+                self.change.steps.append(DropTip(no, parse_gem(gem_text)))
             except GemError as exc:
                 self.error(no, text, str(exc), "drop")
 
@@ -213,8 +301,4 @@ def parse_turn(text: str) -> ParsedTurn:
     for no, line in enumerate(text.splitlines(), start=1):
         if not parser.line(no, line):
             break
-    clash = parser.change.dropped & set(parser.change.tips)
-    for gem in sorted(clash, key=lambda g: g.sort_key):
-        no = parser.tip_lines[gem]
-        parser.error(no, parser.texts[no], f"{gem.code} is both tipped and withdrawn", "drop")
     return ParsedTurn(parser.change, parser.errors)

@@ -51,8 +51,12 @@ def standing_turn(round_: Round, player: Player) -> Turn:
 
 def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | None = None,
                 now: datetime | None = None, round_number: int | None = None,
-                on_accept: Callable[[Submission], None] | None = None) -> Submission:
+                on_accept: Callable[[Submission], None] | None = None,
+                signoff: tuple[str, ...] = ()) -> Submission:
     """Store ``text`` verbatim, then parse and apply it to the open round.
+
+    ``signoff``: lines the caller set aside as a sign-off (mail only; see
+    orders/signoff.py); the confirmation names them word for word.
 
     The version is committed before anything can go wrong, so nothing received
     is ever lost; a refused turn keeps its errors beside it. Raises TurnRefused
@@ -91,7 +95,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         db.session.commit()
         raise
     version.status, version.round_id = "accepted", round_.id  # one UPDATE
-    notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
+    notify.turn_confirmed(player, round_, standing, channel, version.entered_by, signoff)
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
@@ -179,15 +183,11 @@ class _Standing:
 
     def apply(self, change: TurnChange, version_id: int,
               last_round: Callable[[], Mapping[Gem, str]]) -> None:
-        """A later turn replaces the question and replaces tips gem by gem."""
-        if change.drop_all:
-            self.tips.clear()
-        for gem in change.dropped:
-            self.tips.pop(gem, None)
-        if change.repeat:  # a gem withdrawn in the same turn is not repeated
-            self.tips.update((gem, (location, version_id)) for gem, location
-                             in last_round().items() if gem not in change.dropped)
-        self.tips.update((gem, (location, version_id)) for gem, location in change.tips.items())
+        """A later turn replaces the question and replaces tips gem by gem.
+
+        Its lines apply in the order written, a later one winning (RULES.md 6a).
+        """
+        change.apply_tips(self.tips, last_round, lambda location: (location, version_id))
         if change.changes_question:
             self.question = None if change.question is None else (change.question, version_id)
 
