@@ -7,7 +7,8 @@
    ignore senders over INBOUND_PER_SENDER_PER_HOUR: a keyed mail counts against
    its player, any other against its From address, so forged mail can never use
    up a player's limit;
-5. decode the text (mime.py) and strip quotes and signatures (reply.py);
+5. decode the text (mime.py), strip quotes and signatures (reply.py) and set
+   aside a sign-off below the turn (orders/signoff.py);
 6. apply it with services.turns.submit_turn, as the web does, and answer.
 
 Statuses: received -> applied | refused | ignored | duplicate | failed. A message
@@ -29,6 +30,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ...extensions import db
 from ...models import InboundMessage, Player, utcnow
+from ...orders import signoff
 from ...services import turns
 from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
 from .. import keys
@@ -221,9 +223,13 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
         answers.refuse_player(player, answers.reason("empty", player.language))
         return _finish(row, "refused", "no turn in the mail (only quoted text, a signature "
                        "or comments); answered the player", now)
+    # A trailing "Grüße, Ada" is set aside, not refused; the confirmation names it.
+    # The turn is stored without it, so it parses the same whenever it is read again.
+    split = signoff.split_signoff(text)
+    row.body_text = split.turn
     round_number = thread.round_of_reply(msg, player)
     # What was found so far (player, turn text) commits with the turn's verbatim copy.
-    return _apply(row, player, text, round_number, now)
+    return _apply(row, player, split.turn, round_number, now, split.lines)
 
 
 def _too_large(row: InboundMessage, player: Player | None, now: datetime) -> None:
@@ -238,16 +244,17 @@ def _too_large(row: InboundMessage, player: Player | None, now: datetime) -> Non
 
 
 def _apply(row: InboundMessage, player: Player, text: str, round_number: int | None,
-           now: datetime) -> None:
+           now: datetime, signed: tuple[str, ...] = ()) -> None:
     row_id, player_id, lang = row.id, player.id, player.language
+    note = f"set aside as a sign-off: {' / '.join(signed)}" if signed else ""
     try:
         # The service's own clock decides lateness: a message reprocessed after
         # the deadline is late, as it would be from any other entrance. "applied"
         # commits with the turn itself: one commit fewer, and never a turn that
         # is stored while its message still looks unprocessed.
         turns.submit_turn(player, text, channel="email", entered_by=row.from_addr[:120] or None,
-                          round_number=round_number, on_accept=lambda sub: _finish(
-                              row, "applied", "", now, sub.version.id, commit=False))
+                          round_number=round_number, signoff=signed, on_accept=lambda sub:
+                          _finish(row, "applied", note, now, sub.version.id, commit=False))
     except TurnRefused as exc:
         refused, errors, why = exc, exc.errors, answers.reason("bad_lines", lang)
     except (RoundClosed, WrongState) as exc:
