@@ -68,26 +68,31 @@ def round_opened(game: Game, round_: Round) -> None:
 
 
 def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
-                   entered_by: str, signoff: tuple[str, ...] = ()) -> None:
-    """Echo the whole standing turn; always when someone else entered it.
-
-    ``signoff``: the lines of a mail set aside as a sign-off, named word for word.
-    """
+                   entered_by: str) -> None:
+    """Echo the whole standing turn; always when someone else entered it."""
     by_other = channel == "gm" or entered_by.lower() != player.email.lower()
     if not (player.wants_confirmations or by_other):
         return
     outbox.queue("confirmation", player.email, "confirmation", player.language,
                  game=player.game, player=player, round=round_, channel=channel,
                  by_gm=channel == "gm", deadline=_deadline(player, round_),
-                 turn=format_turn(standing.question, standing.tips, player.language),
-                 signoff=signoff)
+                 turn=format_turn(standing.question, standing.tips, player.language))
 
 
 def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
                  round_: Round | None = None) -> None:
+    """Say why a turn was not applied; "round N is open until ..." only while it is.
+
+    A turn sent after the deadline, before the round is resolved, finds the round
+    still open but past its deadline: the reason says so, and no past time is
+    offered as the deadline to keep.
+    """
+    from ..models import utcnow
+
+    taking_turns = round_ is not None and round_.state == "open" and utcnow() < round_.deadline
     outbox.queue("refused", player.email, "refused", player.language, game=player.game,
                  player=player, errors=errors or [], reason=reason, round=round_,
-                 deadline=_deadline(player, round_) if round_ else None)
+                 deadline=_deadline(player, round_) if taking_turns else None)
 
 
 def reminder(player: Player, round_: Round, hours: int) -> None:

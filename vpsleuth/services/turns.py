@@ -51,12 +51,8 @@ def standing_turn(round_: Round, player: Player) -> Turn:
 
 def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | None = None,
                 now: datetime | None = None, round_number: int | None = None,
-                on_accept: Callable[[Submission], None] | None = None,
-                signoff: tuple[str, ...] = ()) -> Submission:
+                on_accept: Callable[[Submission], None] | None = None) -> Submission:
     """Store ``text`` verbatim, then parse and apply it to the open round.
-
-    ``signoff``: lines the caller set aside as a sign-off (mail only; see
-    orders/signoff.py); the confirmation names them word for word.
 
     The version is committed before anything can go wrong, so nothing received
     is ever lost; a refused turn keeps its errors beside it. Raises TurnRefused
@@ -95,7 +91,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         db.session.commit()
         raise
     version.status, version.round_id = "accepted", round_.id  # one UPDATE
-    notify.turn_confirmed(player, round_, standing, channel, version.entered_by, signoff)
+    notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
@@ -128,6 +124,14 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
                           de=f"In {name} ist gerade keine Runde offen")
     n, tz = round_.number, game.timezone
     deadline = {lang: format_deadline(round_.deadline, tz, lang) for lang in ("en", "de")}
+    # Lateness first: a round past its deadline takes no turn, whichever round one is for,
+    # so it must not be offered as open (with a deadline already past).
+    if now >= round_.deadline:
+        raise RoundClosed(
+            f"the deadline of round {n} passed at {deadline['en']}; the round is being "
+            f"resolved and round {n + 1} will open with the report",
+            de=f"Der Abgabetermin von Runde {n} ist am {deadline['de']} abgelaufen; die Runde "
+               f"wird ausgewertet, und Runde {n + 1} beginnt mit dem Bericht")
     if round_number is not None and round_number != n:
         raise RoundClosed(
             f"this turn is for round {round_number}, but round {n} is open "
@@ -135,12 +139,6 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
             de=f"Dieser Zug ist für Runde {round_number}, offen ist aber Runde {n} "
                f"(Abgabetermin {deadline['de']}); schick ihn für Runde {n}, wenn du ihn für "
                "diese Runde meinst")
-    if now >= round_.deadline:
-        raise RoundClosed(
-            f"the deadline of round {n} passed at {deadline['en']}; the round is being "
-            f"resolved and round {n + 1} will open with the report",
-            de=f"Der Abgabetermin von Runde {n} ist am {deadline['de']} abgelaufen; die Runde "
-               f"wird ausgewertet, und Runde {n + 1} beginnt mit dem Bericht")
     return round_
 
 
