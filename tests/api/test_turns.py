@@ -195,9 +195,10 @@ def test_a_body_that_is_not_a_json_object_is_400(api, cast, turn_url):
     assert versions(cast.ada) == []
 
 
-def test_a_body_over_256_kib_is_400_before_it_is_read(api, cast, turn_url):
+def test_a_body_over_256_kib_is_413_before_it_is_read(api, cast, turn_url):
     response = api.put(turn_url, cast["ada"], {"text": "# padding\n" * 30000})
-    assert response.status_code == 400
+    assert response.status_code == 413
+    assert error_of(response)["code"] == "too_large"
     assert "too large" in error_of(response)["message"]
     assert versions(cast.ada) == []
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..rules import ATTRIBUTES, GEM_BY_CODE, LOCATIONS, PLACEHOLDERS
 from ..schedule import LOCAL_FORMAT
@@ -31,8 +32,9 @@ _TURN_FIELDS = {"question", "tips", "drop", "drop_all", "repeat"}
 
 def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict:
     """The request body as a JSON object with only ``allowed`` keys and every ``required`` one."""
+    too_large = f"the request body is too large (at most {MAX_BODY} bytes)"
     if (request.content_length or 0) > MAX_BODY:
-        raise BadInput("", f"the request body is too large (at most {MAX_BODY} bytes)")
+        raise RequestEntityTooLarge(too_large)  # 413, as for the web's forms and chunked bodies
     request.max_content_length = MAX_BODY  # a body sent without a length (chunked)
     raw = request.get_data()
     try:

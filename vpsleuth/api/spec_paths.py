@@ -18,6 +18,7 @@ _ERRORS = {
                       "(wrong_state, round_closed)"),
     422: ("TurnRefused", "the turn has bad lines; nothing of it was applied; details lists "
                          "every bad line"),
+    413: ("TooLarge", "the request body is larger than 256 KiB (too_large); it was not read"),
     429: ("RateLimited", "too many sign-in links for this address in the last hour"),
 }
 RESPONSES = {name: {"description": text,
@@ -55,7 +56,8 @@ def op(op_id: str, summary: str, schema: str, *, errors: tuple[int, ...] = (), s
             str(status): {"description": "success",
                           "content": {"application/json": {"schema": ref(schema)}}},
             **{str(code): {"$ref": f"#/components/responses/{_ERRORS[code][0]}"}
-               for code in sorted(((401,) if not public else ()) + errors)},
+               for code in sorted(((401,) if not public else ()) + errors
+                                  + ((413,) if body is not None else ()))},
         },
     }
     if params:

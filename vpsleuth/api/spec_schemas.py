@@ -79,7 +79,8 @@ SCHEMAS: dict[str, dict] = {
     "Error": obj({"error": obj({
         "code": {"type": "string", "description":
                  "stable: invalid, unauthorized, invalid_token, forbidden, not_found, "
-                 "method_not_allowed, wrong_state, round_closed, turn_refused, rate_limited"},
+                 "method_not_allowed, too_large, wrong_state, round_closed, turn_refused, "
+                 "rate_limited"},
         "message": {"type": "string", "description": "for people; may change"},
         "details": {"anyOf": [{"type": "null"}, ref("FieldDetails"),
                               array(ref("LineError"))]},
