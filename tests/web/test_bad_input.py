@@ -135,11 +135,13 @@ def test_a_turn_for_a_round_out_of_range_is_refused(gm_web, gm_web_as, gm_runnin
     player = game.players[0]
     response = gm_web.post(f"/gm/games/{game.id}/turn",
                            {"player": str(player.id), "round": round_, "text": "TIP A RD1"})
-    assert response.status_code in (400, 409, 422), response.status_code
+    assert response.status_code == 400, response.status_code
     ada = gm_web_as("ada@example.org")
     response = ada.post(f"/games/{game.id}/turn",
                         {"round": round_, "action": "text", "text": "TIP A RD1"})
-    assert response.status_code in (400, 409, 422), response.status_code
+    assert response.status_code == 400, response.status_code
+    assert "round must be a whole number from 1 to 2147483647" in response.get_data(
+        as_text=True)
 
 
 @pytest.mark.parametrize("field", ["token_id", "player_id"])

@@ -10,6 +10,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Option
 
 from ...rules import Ruleset
 from ...schedule import Schedule, ScheduleError, explicit, weekly
+from ..inputs import MAX_ID
 
 # Selects are rendered by the templates (web/gm/_macros.html) from these lists;
 # the fields are plain strings checked with AnyOf.
@@ -95,7 +96,7 @@ class TurnForm(FlaskForm):
     """A turn the GM enters for a player, in the turn language."""
 
     player = StringField(validators=[InputRequired("Choose the player.")])
-    round = IntegerField(validators=[Optional()])  # the round the GM saw open
+    round = IntegerField(validators=[Optional(), NumberRange(1, MAX_ID)])  # the round the GM saw
     text = TextAreaField(validators=[InputRequired("Write the turn, one command a line.")])
 
 
@@ -114,4 +115,4 @@ class TimeForm(FlaskForm):
 class RoundForm(FlaskForm):
     """Resolve now: the round the GM saw, so a double submit cannot hit the next one."""
 
-    number = IntegerField(validators=[InputRequired(WHOLE), NumberRange(min=1)])
+    number = IntegerField(validators=[InputRequired(WHOLE), NumberRange(1, MAX_ID)])
