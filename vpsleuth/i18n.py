@@ -29,6 +29,8 @@ _DE = {
     "The game has ended.": "Das Spiel ist beendet.",
     "Winner": "Sieger",
     "Winners": "Sieger",
+    "No player was left in the game, so nobody wins.":
+        "Es war kein Spieler mehr im Spiel, also gewinnt niemand.",
     "The distribution": "Die Verteilung",
     "nobody": "niemand",
     "Salt": "Salz",

@@ -334,6 +334,13 @@ def test_a_withdrawn_unsolved_player_does_not_keep_the_game_going(dist):
     assert resolve(6, turns, ["ann"], dist, DEFAULT).game_over
 
 
+def test_a_round_with_no_active_player_left_ends_the_game(dist):
+    turns = {"gone": Turn(tips=right_tips(dist, 3))}
+    outcome = resolve(3, turns, [], dist, DEFAULT)
+    assert outcome.game_over
+    assert outcome.results == {}
+
+
 def test_solving_ends_the_game_under_house_rule_points_too(dist):
     rules = Ruleset(points_right=2, points_wrong=-1)
     outcome = resolve(2, {"ann": Turn(tips=dict(dist))}, ["ann"], dist, rules)
@@ -347,8 +354,9 @@ def test_solved_means_36_correct_and_none_wrong():
     assert not result(36, wrong=1).solved
 
 
-def test_is_game_over_without_players_waits_for_the_last_round():
-    assert not is_game_over(3, {}, DEFAULT)
+def test_is_game_over_without_active_players_after_any_round():
+    # RULES.md 6: if no active player is left, the game ends after that round.
+    assert is_game_over(3, {}, DEFAULT)
     assert is_game_over(12, {}, DEFAULT)
     assert is_game_over(13, {}, DEFAULT)
 

@@ -133,7 +133,8 @@ def resolve(
 
 
 def is_game_over(number: int, results: Mapping[Hashable, PlayerResult], rules: Ruleset) -> bool:
-    """After the last round, or once every active player has solved the deal."""
-    if number >= rules.rounds:
+    """After the last round, once every active player has solved the deal, or after a
+    round with no active player left (RULES.md 6): ``results`` hold the active players."""
+    if number >= rules.rounds or not results:
         return True
-    return bool(results) and all(r.solved for r in results.values())
+    return all(r.solved for r in results.values())
