@@ -8,10 +8,10 @@ from flask import flash, redirect, render_template, request, url_for
 
 from ...i18n import translate
 from ...models import Player
-from ...services import access, accounts, preferences
-from ...services.errors import Invalid, NotFound
+from ...services import access, accounts, address, preferences
+from ...services.errors import Invalid, NotFound, ServiceError
 from ..inputs import whole_number
-from ..session import current_language, current_viewer, login_required
+from ..session import current_language, current_viewer, login_required, sign_in
 from . import bp
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
@@ -64,6 +64,14 @@ def save_settings():
     if player is None:
         return _render(players, status=404, errors={
             "form": translate(lang, "You do not play in that game.")})
+    if action == "address":
+        try:
+            sent_to = address.request_change(player, request.form.get("email", ""))
+        except Invalid as exc:
+            return _render(players, status=400, errors={player.id: exc.text(lang)})
+        flash(translate(lang, "A link to confirm it went to {}; your address changes when it "
+                              "is opened.").format(sent_to), "ok")
+        return redirect(url_for("player.settings") + f"#game-{player.game_id}")
     if action == "token":
         try:
             _, raw = accounts.issue_api_token(player=player, label=request.form.get("label", ""),
@@ -84,4 +92,24 @@ def save_settings():
         return _render(players, status=400, errors={player.id: exc.message},
                        values={player.id: values})
     flash(translate(lang, "Your settings for {} are saved.").format(player.game.name), "ok")
+    return redirect(url_for("player.settings") + f"#game-{player.game_id}")
+
+
+@bp.get("/settings/address/<token>")
+def confirm_address(token: str):
+    """A page with a button: link scanners that fetch the link do not use it up."""
+    return render_template("web/player/address_confirm.html", token=token)
+
+
+@bp.post("/settings/address/<token>")
+def change_address(token: str):
+    """The new address is confirmed: the old one loses the player, this browser gets it."""
+    lang = current_language()
+    try:
+        player = address.confirm_change(token)
+    except ServiceError as exc:
+        return render_template("web/error.html", message=exc.text(lang)), 400
+    sign_in(player.email, player_id=player.id)
+    flash(translate(lang, "Your address is changed. To see all your games, sign in with a "
+                          "link you ask for."), "ok")
     return redirect(url_for("player.settings") + f"#game-{player.game_id}")
