@@ -179,12 +179,17 @@ def turn_body() -> tuple[str, int | None]:
 
 
 def structured_text(body: dict) -> str:
-    """Turn-language lines for a structured turn (built from checked codes only)."""
+    """Turn-language lines for a structured turn (built from checked codes only).
+
+    The lines of a turn apply in order (RULES.md 6a) but fields have none, so
+    they are written in the order that reads as meant: DROP ALL clears, REPEAT
+    brings last round's tips, DROP withdraws (repeated ones too), tips win.
+    """
     lines = []
-    if "repeat" in body and boolean(body["repeat"], "repeat"):
-        lines.append("REPEAT")
     if "drop_all" in body and boolean(body["drop_all"], "drop_all"):
         lines.append("DROP ALL")
+    if "repeat" in body and boolean(body["repeat"], "repeat"):
+        lines.append("REPEAT")
     for i, code in enumerate(array(body.get("drop", []), "drop", len(GEM_BY_CODE))):
         lines.append(f"DROP {choice(code, f'drop[{i}]', tuple(GEM_BY_CODE))}")
     if "question" in body:

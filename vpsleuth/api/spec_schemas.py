@@ -181,7 +181,8 @@ SCHEMAS: dict[str, dict] = {
          "round": ROUND_FIELD},
         optional=("question", "tips", "drop", "drop_all", "repeat", "round"),
         description="question: absent keeps the standing question, null withdraws it; "
-                    "tips replace standing tips gem by gem; at least one change is needed",
+                    "tips replace standing tips gem by gem; applied in the order drop_all, "
+                    "repeat, drop, tips; at least one change is needed",
         anyOf=[{"required": ["question"]},
                {"required": ["tips"], "properties": {"tips": {"minProperties": 1}}},
                {"required": ["drop"], "properties": {"drop": {"minItems": 1}}},
