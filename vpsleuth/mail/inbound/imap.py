@@ -3,41 +3,58 @@
 A message is moved to IMAP_DONE_FOLDER only after it is stored in the database
 (UID MOVE where the server has it, else UID COPY, then \\Deleted and EXPUNGE of
 that message alone). A message that cannot be stored stays in the folder for
-the next poll; nothing is ever deleted that was not stored first. If a move
-fails after storing, the next poll stores the message again and the pipeline
+the next pass; nothing is ever deleted that was not stored first. If a move
+fails after storing, the next pass stores the message again and the pipeline
 drops it as a duplicate by its Message-ID.
+
+The protocol is IMAPClient's (a maintained client library: TLS, STARTTLS, UID
+commands, IDLE, folder-name encoding, parsed responses); this module says only
+what we do with a message.
 """
 
 from __future__ import annotations
 
+import contextlib
 import imaplib
 import logging
-import re
 import ssl
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from flask import Flask, current_app
+from imapclient import IMAPClient
+from imapclient.exceptions import LoginError
 
 from .pipeline import receive
 from .store import StoreError
 
 log = logging.getLogger(__name__)
 TIMEOUT = 60  # seconds for connecting and for each command
+DELETED = rb"\Deleted"
 
 
 class ImapError(Exception):
-    """The IMAP server refused a command (login, select, move, ...)."""
+    """The IMAP server refused a command (login, select, move, ...) or dropped the connection."""
 
 
 @dataclass
 class PollResult:
-    """What one poll did; ``left`` messages stay in the folder for the next poll."""
+    """What one pass did; ``left`` messages stay in the folder for the next pass."""
 
     configured: bool = True
     stored: list[int] = field(default_factory=list)  # InboundMessage ids
     moved: int = 0
     left: int = 0
     errors: list[str] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def command(what: str) -> Iterator[None]:
+    """Turn IMAPClient's errors (a NO or BAD, a dropped connection) into ImapError."""
+    try:
+        yield
+    except imaplib.IMAP4.error as exc:  # IMAPClient's errors are imaplib's
+        raise ImapError(f"{what}: {exc}") from exc
 
 
 def poll_imap(app: Flask | None = None) -> PollResult:
@@ -47,122 +64,120 @@ def poll_imap(app: Flask | None = None) -> PollResult:
         return poll_once()
 
 
-def _quote(name: str) -> str:
-    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _ok(response: tuple[str, list], what: str) -> list:
-    typ, data = response
-    if typ != "OK":
-        detail = b" ".join(d for d in data if isinstance(d, bytes)).decode(errors="replace")
-        raise ImapError(f"{what}: {typ} {detail}".strip())
-    return data
-
-
-def connect() -> imaplib.IMAP4:
+def connect() -> IMAPClient:
     """A logged-in connection to the configured server."""
     cfg = current_app.config
-    host, port = cfg["IMAP_HOST"], int(cfg["IMAP_PORT"])
     context = ssl.create_default_context()
-    if cfg.get("IMAP_SSL"):
-        conn: imaplib.IMAP4 = imaplib.IMAP4_SSL(host, port, ssl_context=context,
-                                                timeout=TIMEOUT)
-    else:
-        conn = imaplib.IMAP4(host, port, timeout=TIMEOUT)
-        if cfg.get("IMAP_STARTTLS"):
-            _ok(conn.starttls(ssl_context=context), "STARTTLS")
+    client = IMAPClient(cfg["IMAP_HOST"], port=int(cfg["IMAP_PORT"]),
+                        ssl=bool(cfg.get("IMAP_SSL")), ssl_context=context, timeout=TIMEOUT)
     try:
-        _ok(conn.login(cfg["IMAP_USER"] or "", cfg["IMAP_PASSWORD"] or ""), "LOGIN")
-    except imaplib.IMAP4.error as exc:
-        conn.logout()
-        raise ImapError(f"LOGIN refused: {exc}") from exc
-    return conn
+        if not cfg.get("IMAP_SSL") and cfg.get("IMAP_STARTTLS"):
+            with command("STARTTLS"):
+                client.starttls(context)
+        try:
+            client.login(cfg["IMAP_USER"] or "", cfg["IMAP_PASSWORD"] or "")
+        except LoginError as exc:
+            raise ImapError(f"LOGIN refused: {exc}") from exc
+        except imaplib.IMAP4.error as exc:
+            raise ImapError(f"LOGIN: {exc}") from exc
+    except BaseException:
+        close(client)
+        raise
+    return client
 
 
-def capabilities(conn: imaplib.IMAP4) -> set[str]:
+def capabilities(client: IMAPClient) -> set[str]:
     """The server's capabilities as they are after login."""
-    data = _ok(conn.capability(), "CAPABILITY")
-    words = b" ".join(d for d in data if isinstance(d, bytes)).decode(errors="replace")
-    return {w.upper() for w in words.split()}
+    with command("CAPABILITY"):
+        return {c.decode(errors="replace").upper() for c in client.capabilities()}
 
 
-def ensure_folder(conn: imaplib.IMAP4, name: str) -> None:
+def open_folder(client: IMAPClient) -> None:
+    """Make sure IMAP_DONE_FOLDER exists, then select IMAP_FOLDER."""
+    cfg = current_app.config
+    ensure_folder(client, cfg["IMAP_DONE_FOLDER"])
+    with command(f"SELECT {cfg['IMAP_FOLDER']}"):
+        client.select_folder(cfg["IMAP_FOLDER"])
+
+
+def ensure_folder(client: IMAPClient, name: str) -> None:
     """Create the folder unless it exists."""
-    listed = _ok(conn.list('""', _quote(name)), "LIST")
-    if any(item for item in listed if item):
-        return
-    _ok(conn.create(_quote(name)), f"CREATE {name}")
+    with command(f"CREATE {name}"):
+        if not client.folder_exists(name):
+            client.create_folder(name)
 
 
-def _fetch(conn: imaplib.IMAP4, uid: bytes) -> bytes | None:
-    data = _ok(conn.uid("FETCH", uid, "(BODY.PEEK[])"), f"FETCH {uid.decode()}")
-    for item in data:
-        if isinstance(item, tuple) and len(item) == 2:
-            return item[1]
-    return None
+def _fetch(client: IMAPClient, uid: int) -> bytes | None:
+    with command(f"FETCH {uid}"):
+        data = client.fetch([uid], ["BODY.PEEK[]"])
+    return data.get(uid, {}).get(b"BODY[]")
 
 
-def move(conn: imaplib.IMAP4, uid: bytes, folder: str, caps: set[str]) -> None:
+def move(client: IMAPClient, uid: int, folder: str, caps: set[str]) -> None:
     """Move one message by UID: UID MOVE, else COPY + \\Deleted + EXPUNGE."""
-    if "MOVE" in caps:
-        _ok(conn.uid("MOVE", uid, _quote(folder)), "MOVE")
-        return
-    _ok(conn.uid("COPY", uid, _quote(folder)), "COPY")
-    _ok(conn.uid("STORE", uid, "+FLAGS.SILENT", r"(\Deleted)"), "STORE \\Deleted")
-    if "UIDPLUS" in caps:
-        _ok(conn.uid("EXPUNGE", uid), "UID EXPUNGE")
-    else:
-        _ok(conn.expunge(), "EXPUNGE")
+    with command(f"MOVE {uid}"):
+        if "MOVE" in caps:
+            client.move([uid], folder)
+            return
+        client.copy([uid], folder)
+        client.add_flags([uid], [DELETED], silent=True)
+        if "UIDPLUS" in caps:
+            client.uid_expunge([uid])
+        else:
+            client.expunge()
 
 
-_UIDS = re.compile(rb"\d+")
+def process_folder(client: IMAPClient, caps: set[str]) -> PollResult:
+    """Store, process and move every message in the selected folder (in an app context)."""
+    result = PollResult()
+    with command("SEARCH"):
+        uids = client.search("ALL")
+    for i, uid in enumerate(uids):
+        raw = _fetch(client, uid)
+        if raw is None:  # expunged meanwhile, by someone else
+            result.left += 1
+            result.errors.append(f"UID {uid}: fetched nothing")
+            continue
+        try:
+            received = receive(raw, "imap")
+        except StoreError as exc:
+            result.left += 1
+            result.errors.append(f"UID {uid}: not stored: {exc}")
+            if exc.temporary:  # the database is away: leave the rest for later
+                result.left += len(uids) - i - 1
+                break
+            continue
+        result.stored.append(received.id)
+        try:
+            move(client, uid, current_app.config["IMAP_DONE_FOLDER"], caps)
+        except ImapError as exc:  # stored: the next pass finds it a duplicate
+            result.left += len(uids) - i
+            result.errors.append(f"UID {uid}: stored but not moved: {exc}")
+            break
+        result.moved += 1
+    return result
 
 
 def poll_once() -> PollResult:
     """Poll once within an app context; see poll_imap()."""
-    cfg = current_app.config
-    if not cfg.get("IMAP_HOST"):
+    if not current_app.config.get("IMAP_HOST"):
         return PollResult(configured=False)
-    result = PollResult()
-    conn = connect()
+    client = connect()
     try:
-        caps = capabilities(conn)
-        ensure_folder(conn, cfg["IMAP_DONE_FOLDER"])
-        _ok(conn.select(_quote(cfg["IMAP_FOLDER"])), f"SELECT {cfg['IMAP_FOLDER']}")
-        found = _ok(conn.uid("SEARCH", None, "ALL"), "SEARCH")
-        uids = _UIDS.findall(found[0] or b"") if found else []
-        for i, uid in enumerate(uids):
-            raw = _fetch(conn, uid)
-            if raw is None:
-                result.left += 1
-                result.errors.append(f"UID {uid.decode()}: fetched nothing")
-                continue
-            try:
-                received = receive(raw, "imap")
-            except StoreError as exc:
-                result.left += 1
-                result.errors.append(f"UID {uid.decode()}: not stored: {exc}")
-                if exc.temporary:  # the database is away: leave the rest for later
-                    result.left += len(uids) - i - 1
-                    break
-                continue
-            result.stored.append(received.id)
-            try:
-                move(conn, uid, cfg["IMAP_DONE_FOLDER"], caps)
-            except ImapError as exc:  # stored: the next poll finds it a duplicate
-                result.left += len(uids) - i
-                result.errors.append(f"UID {uid.decode()}: stored but not moved: {exc}")
-                break
-            result.moved += 1
+        caps = capabilities(client)
+        open_folder(client)
+        return process_folder(client, caps)
     finally:
-        _logout(conn)
-    return result
+        close(client)
 
 
-def _logout(conn: imaplib.IMAP4) -> None:
+def close(client: IMAPClient) -> None:
+    """Log out (closing the folder first); a connection already gone is just shut."""
     try:
-        if conn.state == "SELECTED":
-            conn.close()
-        conn.logout()
+        with contextlib.suppress(imaplib.IMAP4.error):
+            client.close_folder()
+        client.logout()
     except (imaplib.IMAP4.error, OSError) as exc:
-        log.warning("IMAP logout failed: %s", exc)
+        log.debug("IMAP logout failed: %s", exc)
+        with contextlib.suppress(Exception):
+            client.shutdown()
