@@ -67,7 +67,7 @@ INBOUND_PER_SENDER_PER_HOUR = 20  # more with one player's key, or unkeyed from 
 INBOUND_UNKNOWN_REPLIES_PER_ADDRESS_PER_DAY = 1  # to one address
 INBOUND_UNKNOWN_REPLIES_PER_HOUR = 10  # to all such senders together
 
-# IMAP polling (vpsleuth mail poll, or the scheduler's job). Unset IMAP_HOST: no polling.
+# IMAP (vpsleuth mail poll | idle, or the scheduler). Unset IMAP_HOST: no fetching.
 IMAP_HOST = None
 IMAP_PORT = 993
 IMAP_SSL = True  # implicit TLS (port 993); for port 143 set IMAP_SSL=false, IMAP_STARTTLS=true
@@ -76,3 +76,10 @@ IMAP_USER = None
 IMAP_PASSWORD = None  # set VPSLEUTH_IMAP_PASSWORD; never commit it
 IMAP_FOLDER = "INBOX"  # where replies arrive; every message in it is processed
 IMAP_DONE_FOLDER = "vpsleuth-processed"  # processed messages are moved here (created if missing)
+# The IMAP watcher (docs/mail-inbound.md): `vpsleuth scheduler` and `vpsleuth serve` keep a
+# connection open and process each reply as it arrives (IDLE); one process at a time does.
+IMAP_IDLE = True  # false: no watcher with the scheduler; the poll-imap job fetches every minute
+IMAP_IDLE_SECONDS = 240  # leave IDLE and look at the folder at least this often (NAT, RFC 2177)
+IMAP_POLL_SECONDS = 10  # a server without IDLE is looked at this often instead
+IMAP_RECONNECT_MAX_SECONDS = 300  # after a failure wait 1, 2, 4, ... s, at most this
+IMAP_LEASE_SECONDS = 90  # a watcher silent this long has lost the mailbox to the next taker

@@ -53,8 +53,13 @@ def send_outbox(app: Flask, now: datetime | None = None) -> int:
 
 
 def poll_imap(app: Flask, now: datetime | None = None) -> object:
-    """Fetch new mail from the IMAP mailbox, if IMAP_HOST is configured."""
+    """Fetch new mail from the IMAP mailbox, if IMAP_HOST is configured.
+
+    Not while an IMAP watcher runs in this process (IMAP_IDLE): it does the same, sooner.
+    """
     if not app.config.get("IMAP_HOST"):
+        return None
+    if any(w.thread.is_alive() for w in app.extensions.get("imap_watchers", ())):
         return None
     from .mail.inbound.imap import poll_imap as poll  # it opens its own app context
 

@@ -6,6 +6,11 @@ ids. A tick missed while the process was suspended or busy is caught up once
 (coalesce, no misfire limit); whether a round is due never depends on the timer.
 Several schedulers against one PostgreSQL database are safe: every job claims
 its work with conditional updates or unique constraints.
+
+Beside the jobs, when IMAP_HOST is set and IMAP_IDLE is on, both commands run
+the IMAP watcher (vpsleuth/mail/inbound/watch.py) in a thread of its own, so a
+reply is processed as it arrives rather than at the next ``poll-imap`` tick;
+the mailbox lease lets one watcher of all processes work at a time.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import click
 from apscheduler.executors.pool import ThreadPoolExecutor
@@ -26,6 +32,9 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 
 from . import jobs
+
+if TYPE_CHECKING:
+    from .mail.inbound.watch import Watcher
 
 log = logging.getLogger(__name__)
 JOB_DEFAULTS = {"coalesce": True, "misfire_grace_time": None, "max_instances": 1}
@@ -67,6 +76,15 @@ def start_background(app: Flask) -> BackgroundScheduler:
     return scheduler
 
 
+def start_watcher(app: Flask) -> Watcher | None:
+    """The IMAP watcher in a thread, if IMAP_HOST is set and IMAP_IDLE is on; else None."""
+    if not (app.config.get("IMAP_HOST") and app.config.get("IMAP_IDLE")):
+        return None
+    from .mail.inbound.watch import start_thread
+
+    return start_thread(app)
+
+
 @contextmanager
 def stop_on_sigterm() -> Iterator[None]:
     """Turn SIGTERM into SystemExit, so that ``kill`` shuts down as cleanly as Ctrl-C."""
@@ -80,10 +98,14 @@ def stop_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _quiet_logging() -> None:
+def setup_logging() -> None:
+    """Log INFO and up to standard error, unless logging is set up already; APScheduler quiet."""
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Upgrading SQLite's schema first configures logging from alembic.ini (root: WARN);
+    # what the jobs and the IMAP watcher say must show all the same.
+    logging.getLogger("vpsleuth").setLevel(logging.INFO)
     # APScheduler logs every run (and every run skipped while the last one still
     # works); our jobs log what they did. Job errors still show.
     logging.getLogger("apscheduler").setLevel(logging.ERROR)
@@ -103,7 +125,7 @@ def scheduler_command(once: bool) -> None:
 
     ensure_schema()
     app = current_app._get_current_object()
-    _quiet_logging()
+    setup_logging()
     if once:
         for job_id, result in jobs.run_all(app).items():
             click.echo(f"{job_id}: {result}")
@@ -111,9 +133,11 @@ def scheduler_command(once: bool) -> None:
     # The jobs run in threads of their own and this thread only waits: the SystemExit
     # of SIGTERM (or Ctrl-C) lands in the loop below. Raised inside APScheduler's own
     # loop, it could be caught and logged there, and the scheduler would run on.
+    watcher = start_watcher(app)  # first: the poll-imap job leaves the mailbox to it
     scheduler = start_background(app)
     tick = app.config.get("SCHEDULER_TICK_SECONDS")
-    click.echo(f"Scheduler running {len(jobs.JOBS)} jobs every {tick} s; Ctrl-C stops it.")
+    click.echo(f"Scheduler running {len(jobs.JOBS)} jobs every {tick} s"
+               f"{' and the IMAP watcher' if watcher else ''}; Ctrl-C stops it.")
     with stop_on_sigterm():
         try:
             while scheduler.running:
@@ -121,6 +145,8 @@ def scheduler_command(once: bool) -> None:
         except (KeyboardInterrupt, SystemExit):
             pass
         finally:
+            if watcher is not None:
+                watcher.stop()
             if scheduler.running:
                 scheduler.shutdown(wait=True)
     click.echo("Scheduler stopped.")
@@ -148,8 +174,8 @@ def _first_steps(app, url: str) -> None:
 @click.option("--threads", default=4, show_default=True, type=int,
               help="Worker threads of the web server.")
 @click.option("--scheduler/--no-scheduler", "with_scheduler", default=True, show_default=True,
-              help="Run the scheduler in this process too (off when `vpsleuth scheduler` "
-                   "runs on its own).")
+              help="Run the scheduler (and the IMAP watcher) in this process too (off when "
+                   "`vpsleuth scheduler` runs on its own).")
 @with_appcontext
 def serve_command(host: str, port: int, threads: int, with_scheduler: bool) -> None:
     """Serve the web pages and API (waitress) and run the scheduler beside them.
@@ -163,20 +189,24 @@ def serve_command(host: str, port: int, threads: int, with_scheduler: bool) -> N
 
     ensure_schema()
     app = current_app._get_current_object()
-    _quiet_logging()
+    setup_logging()
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="vpsleuth")
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: "
                                    f"{exc.strerror or exc}") from None
+    watcher = start_watcher(app) if with_scheduler else None
     scheduler = start_background(app) if with_scheduler else None
     click.echo(f"Serving on http://{host}:{port} "
-               f"({'with' if scheduler else 'without'} the scheduler); Ctrl-C stops it.")
+               f"({'with' if scheduler else 'without'} the scheduler"
+               f"{' and the IMAP watcher' if watcher else ''}); Ctrl-C stops it.")
     _first_steps(app, f"http://{host}:{port}")
     try:
         with stop_on_sigterm():
             server.run()  # returns on Ctrl-C or SIGTERM
     finally:
+        if watcher is not None:
+            watcher.stop()
         if scheduler is not None:
             scheduler.shutdown(wait=True)
     click.echo("Stopped.")

@@ -1,4 +1,4 @@
-"""``vpsleuth mail ingest | smtpd | poll | inbox | reprocess`` (commands added to mail_cli)."""
+"""``vpsleuth mail ingest | smtpd | poll | idle | inbox | reprocess`` (added to mail_cli)."""
 
 from __future__ import annotations
 
@@ -89,11 +89,47 @@ def poll_command() -> None:
         result = imap.poll_once()
     except (imap.ImapError, OSError) as exc:
         raise click.ClickException(f"IMAP: {exc}") from None
+    if result.busy:
+        click.echo(f"{result.busy} is processing the mailbox; nothing done")
+        return
     click.echo(f"stored {len(result.stored)}, moved {result.moved}, left {result.left}")
     for error in result.errors:
         click.echo(f"  {error}", err=True)
     if result.left:
         sys.exit(1)
+
+
+@mail_cli.command("idle")
+@with_appcontext
+def idle_command() -> None:
+    """Watch IMAP_FOLDER and process each message as it arrives (IDLE), until stopped.
+
+    What `vpsleuth scheduler` and `vpsleuth serve` do in a thread when IMAP_IDLE
+    is on; run it alone with IMAP_IDLE=false for them. Where the server lacks
+    IDLE it looks every IMAP_POLL_SECONDS; after a dropped connection it tries
+    again with a growing wait. One process at a time processes the mailbox: a
+    second watcher stands by. Stop it with Ctrl-C or SIGTERM.
+    """
+    from ...scheduler import setup_logging
+    from .watch import start_thread
+
+    if not current_app.config.get("IMAP_HOST"):
+        raise click.ClickException("IMAP_HOST is not set (VPSLEUTH_IMAP_HOST=...)")
+    _ensure_schema()
+    setup_logging()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    watcher = start_thread(current_app._get_current_object())  # type: ignore[attr-defined]
+    click.echo(f"Watching {current_app.config['IMAP_FOLDER']} on "
+               f"{current_app.config['IMAP_HOST']}; stop with Ctrl-C.", err=True)
+    try:
+        while not stop.wait(1):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        watcher.stop()
+    click.echo("Stopped.", err=True)
 
 
 @mail_cli.command("inbox")

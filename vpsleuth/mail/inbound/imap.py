@@ -1,4 +1,4 @@
-"""IMAP polling: every message in IMAP_FOLDER goes through the pipeline, then moves.
+"""IMAP: every message in IMAP_FOLDER goes through the pipeline, then moves.
 
 A message is moved to IMAP_DONE_FOLDER only after it is stored in the database
 (UID MOVE where the server has it, else UID COPY, then \\Deleted and EXPUNGE of
@@ -6,6 +6,9 @@ that message alone). A message that cannot be stored stays in the folder for
 the next pass; nothing is ever deleted that was not stored first. If a move
 fails after storing, the next pass stores the message again and the pipeline
 drops it as a duplicate by its Message-ID.
+
+One process at a time works on the mailbox (lease.py): a poll takes the lease
+for its pass and does nothing while the IMAP watcher (watch.py) holds it.
 
 The protocol is IMAPClient's (a maintained client library: TLS, STARTTLS, UID
 commands, IDLE, folder-name encoding, parsed responses); this module says only
@@ -18,13 +21,15 @@ import contextlib
 import imaplib
 import logging
 import ssl
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from flask import Flask, current_app
 from imapclient import IMAPClient
 from imapclient.exceptions import LoginError
+from sqlalchemy.exc import SQLAlchemyError
 
+from .lease import MailboxLease, current_holder, new_holder
 from .pipeline import receive
 from .store import StoreError
 
@@ -46,6 +51,9 @@ class PollResult:
     moved: int = 0
     left: int = 0
     errors: list[str] = field(default_factory=list)
+    busy: str = ""  # the holder of the mailbox lease, when another process had it
+    retry_soon: bool = False  # left because the database was away: try again shortly
+    lost: bool = False  # another process took the mailbox over midway: the rest is its
 
 
 @contextlib.contextmanager
@@ -127,12 +135,22 @@ def move(client: IMAPClient, uid: int, folder: str, caps: set[str]) -> None:
             client.expunge()
 
 
-def process_folder(client: IMAPClient, caps: set[str]) -> PollResult:
-    """Store, process and move every message in the selected folder (in an app context)."""
+def process_folder(client: IMAPClient, caps: set[str],
+                   keep: Callable[[], bool] | None = None) -> PollResult:
+    """Store, process and move every message in the selected folder (in an app context).
+
+    ``keep`` is asked before each message whether this process still holds the
+    mailbox; when it says no, the rest is left to the process that does.
+    """
     result = PollResult()
     with command("SEARCH"):
         uids = client.search("ALL")
     for i, uid in enumerate(uids):
+        if keep is not None and not keep():
+            result.left += len(uids) - i
+            result.errors.append("another process took the mailbox over; the rest is its")
+            result.lost = True
+            break
         raw = _fetch(client, uid)
         if raw is None:  # expunged meanwhile, by someone else
             result.left += 1
@@ -145,6 +163,7 @@ def process_folder(client: IMAPClient, caps: set[str]) -> PollResult:
             result.errors.append(f"UID {uid}: not stored: {exc}")
             if exc.temporary:  # the database is away: leave the rest for later
                 result.left += len(uids) - i - 1
+                result.retry_soon = True
                 break
             continue
         result.stored.append(received.id)
@@ -159,16 +178,41 @@ def process_folder(client: IMAPClient, caps: set[str]) -> PollResult:
 
 
 def poll_once() -> PollResult:
-    """Poll once within an app context; see poll_imap()."""
-    if not current_app.config.get("IMAP_HOST"):
+    """Poll once within an app context; see poll_imap().
+
+    Does nothing while another process (the IMAP watcher) holds the mailbox.
+    """
+    cfg = current_app.config
+    if not cfg.get("IMAP_HOST"):
         return PollResult(configured=False)
+    lease = MailboxLease(new_holder("poll"), float(cfg.get("IMAP_LEASE_SECONDS") or 90))
+    try:
+        held = lease.claim()
+    except SQLAlchemyError as exc:  # nothing can be stored: say what waits, touch nothing
+        return _count_waiting(f"database unavailable: {exc.__class__.__name__}")
+    if not held:
+        return PollResult(busy=current_holder() or "another process")
+    try:
+        client = connect()
+        try:
+            caps = capabilities(client)
+            open_folder(client)
+            return process_folder(client, caps, lease.keep)
+        finally:
+            close(client)
+    finally:
+        lease.release()
+
+
+def _count_waiting(error: str) -> PollResult:
     client = connect()
     try:
-        caps = capabilities(client)
         open_folder(client)
-        return process_folder(client, caps)
+        with command("SEARCH"):
+            waiting = len(client.search("ALL"))
     finally:
         close(client)
+    return PollResult(left=waiting, errors=[error], retry_soon=True)
 
 
 def close(client: IMAPClient) -> None:
