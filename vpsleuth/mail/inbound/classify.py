@@ -13,11 +13,25 @@ from email.message import Message
 
 from .mime import addresses, header, headers
 
+# Out-of-office subjects, for auto-replies that carry no machine header at all.
+_REPLY_PREFIX = r"(?:(?:re|aw|fwd?|wg|sv|vs|antw|r|rif|rv|tr|réf|ответ|отв)\s*:\s*)*"
 _AUTO_SUBJECT = re.compile(
-    r"^\s*(?:(?:re|aw|fwd?|wg)\s*:\s*)*(?:out of (?:the )?office|abwesenheitsnotiz|"
-    r"automatic reply|automatische antwort|auto(?:matic)?[- ]?(?:reply|response)|"
-    r"autoreply|abwesend|vacation(?: reply)?|urlaubsnotiz|réponse automatique|"
-    r"absence du bureau)\b", re.IGNORECASE)
+    rf"^\s*\[?{_REPLY_PREFIX}(?:auto\s*:"
+    r"|out of (?:the )?office|ooo\b|abwesenheitsnotiz|abwesend|nicht im büro|urlaubsnotiz"
+    r"|automatic reply|automatische antwort|auto(?:matic)?[- ]?(?:reply|response)|autoreply"
+    r"|vacation(?: reply)?|réponse automatique|absence du bureau|absent\b"
+    r"|respuesta automática|respuesta automatica|fuera de la oficina"
+    r"|risposta automatica|fuori sede|fuori ufficio"
+    r"|automatisch antwoord|afwezig|niet aanwezig|buiten kantoor"
+    r"|автоответ|автоматический ответ|нет на месте|вне офиса"
+    r"|autosvar|automatická odpověď|automatyczna odpowiedź)", re.IGNORECASE)
+# Delivery reports whose sender and structure say nothing (forwarded, or odd MTAs).
+_BOUNCE_SUBJECT = re.compile(
+    r"^\s*(?:undeliverable|unzustellbar|nicht zustellbar|undelivered mail returned to sender"
+    r"|mail delivery (?:failed|failure|subsystem)|delivery status notification \(failure\)"
+    r"|returned mail\s*:|failure notice|delivery failure|non remis|non distribuable"
+    r"|no se puede entregar|non recapitabile|onbestelbaar|не доставлено"
+    r"|недоставленное сообщение)", re.IGNORECASE)
 _BULK = {"bulk", "junk", "auto_reply", "auto-reply"}
 _DAEMON = re.compile(r"^(?:mailer-daemon|postmaster|mail-daemon)@", re.IGNORECASE)
 
@@ -42,6 +56,9 @@ def bounce_reason(msg: Message) -> str | None:
         return "bounce (multipart/report)"
     if "message/delivery-status" in types or "message/global-delivery-status" in types:
         return "bounce (message/delivery-status)"
+    subject = header(msg, "Subject")
+    if _BOUNCE_SUBJECT.match(subject):
+        return f"bounce (subject {subject[:80]!r})"
     return None
 
 
