@@ -22,6 +22,17 @@ _BLOCK = frozenset({
 _CELL = frozenset({"td", "th"})
 # Elements whose content is never text a person wrote (Outlook adds <xml> blocks).
 _SKIP = frozenset({"head", "noscript", "script", "style", "template", "title", "xml"})
+# Containers the mail programs put around a signature: their text is cut off
+# like the lines below "-- " (Gmail, Thunderbird, Outlook web and mobile, Apple
+# Mail, Yahoo, Proton, Samsung Mail).
+_SIGNATURE_CLASSES = frozenset({"gmail_signature", "moz-signature", "protonmail_signature_block",
+                                "signature"})
+_SIGNATURE_IDS = frozenset({"signature", "ms-outlook-mobile-signature", "applemailsignature",
+                            "ymail_android_signature", "ymail_iphone_signature",
+                            "composer_signature"})
+# Containers around a quoted original that are not <blockquote>: read as quoted.
+_QUOTE_CLASSES = frozenset({"yahoo_quoted", "gmail_quote_container"})
+_QUOTE_NAMES = frozenset({"quote"})  # GMX and web.de: <div name="quote">
 _SPACE = re.compile(r"[ \t\r\n\f\v\xa0]+")
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 _TAG = re.compile(r"<[^>]*>")
@@ -35,8 +46,29 @@ class _TextExtractor(HTMLParser):
         self.depth = 0  # blockquote nesting
         self.skip = 0
         self.pre = 0
+        self.divs: list[bool] = []  # open <div>s: whether each one quotes
+
+    def _kind(self, attrs) -> str:
+        values = dict(attrs)
+        classes = set((values.get("class") or "").lower().split())
+        ident = (values.get("id") or "").lower()
+        if classes & _SIGNATURE_CLASSES or ident in _SIGNATURE_IDS:
+            return "signature"
+        if classes & _QUOTE_CLASSES or (values.get("name") or "").lower() in _QUOTE_NAMES:
+            return "quote"
+        return ""
 
     def handle_starttag(self, tag: str, attrs) -> None:
+        kind = self._kind(attrs) if tag in ("div", "span", "table", "td") else ""
+        if kind == "signature" and not self.skip:
+            self._flush()
+            self.lines.append(("> " * self.depth) + "-- ")
+        if tag == "div":
+            self.divs.append(kind == "quote")
+            if kind == "quote":
+                self._flush()
+                self.depth += 1
+                return
         if tag in _SKIP:
             self.skip += 1
         elif tag == "br":
@@ -51,6 +83,10 @@ class _TextExtractor(HTMLParser):
             self.current.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self.divs and self.divs.pop():
+            self._flush()
+            self.depth = max(0, self.depth - 1)
+            return
         if tag in _SKIP:
             self.skip = max(0, self.skip - 1)
         elif tag in _BLOCK:
