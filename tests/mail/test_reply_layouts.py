@@ -111,6 +111,12 @@ def test_gmails_html_signature_is_cut_off_like_the_plain_one():
     assert strip_reply(html_to_text(html)) == "TIP A RD2"
 
 
+def test_text_typed_into_the_ios_signature_container_is_kept():
+    html = ('<div dir="ltr">TIP A RD2</div><div id="AppleMailSignature" dir="ltr">TIP B BP2'
+            '<br>Sent from my iPhone</div><blockquote type="cite">TIP A RD1</blockquote>')
+    assert strip_reply(html_to_text(html)) == "TIP A RD2\nTIP B BP2"
+
+
 @pytest.mark.parametrize("markup", [
     '<div id="yahoo_quoted_1" class="yahoo_quoted"><div>On Monday wrote:</div><div>{}</div>'
     '</div>',

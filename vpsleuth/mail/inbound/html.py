@@ -23,11 +23,12 @@ _CELL = frozenset({"td", "th"})
 # Elements whose content is never text a person wrote (Outlook adds <xml> blocks).
 _SKIP = frozenset({"head", "noscript", "script", "style", "template", "title", "xml"})
 # Containers the mail programs put around a signature: their text is cut off
-# like the lines below "-- " (Gmail, Thunderbird, Outlook web and mobile, Apple
-# Mail, Yahoo, Proton, Samsung Mail).
+# like the lines below "-- " (Gmail, Thunderbird, Outlook web and mobile, Yahoo,
+# Proton, Samsung Mail). Not iOS's AppleMailSignature: the footer rule knows its
+# "Sent from my iPhone", and a player who edits the footer away could type there.
 _SIGNATURE_CLASSES = frozenset({"gmail_signature", "moz-signature", "protonmail_signature_block",
                                 "signature"})
-_SIGNATURE_IDS = frozenset({"signature", "ms-outlook-mobile-signature", "applemailsignature",
+_SIGNATURE_IDS = frozenset({"signature", "ms-outlook-mobile-signature",
                             "ymail_android_signature", "ymail_iphone_signature",
                             "composer_signature"})
 # Containers around a quoted original that are not <blockquote>: read as quoted.
