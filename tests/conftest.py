@@ -4,16 +4,21 @@ Databases: VPSLEUTH_TEST_DATABASES (default "sqlite,postgresql"). PostgreSQL is
 reached through VPSLEUTH_TEST_POSTGRES_URL (default: the local server with trust
 auth); each test run creates a database of its own and drops it at the end.
 A PostgreSQL that cannot be reached fails the run: it is never skipped.
+
+Before the first test runs, tests/system_needs.py brings what the collected
+tests need of the machine: Chromium, Dovecot, a running PostgreSQL.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import uuid
 from datetime import UTC, datetime
 
 import pytest
+import system_needs
 from smtp_sink import Sink, free_port
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -27,6 +32,19 @@ DATABASES = [d.strip() for d in
              os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",")
              if d.strip()]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def pytest_collection_finish(session):
+    """Install or start what the collected tests drive for real, or stop with a message."""
+    if session.config.option.collectonly or not session.items:
+        return
+    needs = system_needs.needs_of(session.items, sys.modules, DATABASES)
+    capture = session.config.pluginmanager.getplugin("capturemanager")
+    try:  # with output capture off: apt-get and our notes show as they happen
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            system_needs.bring(needs, POSTGRES_ADMIN_URL)
+    except system_needs.Unmet as exc:
+        pytest.exit(f"vpsleuth tests: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
 
 
 @pytest.fixture(scope="session")
