@@ -68,15 +68,19 @@ def round_opened(game: Game, round_: Round) -> None:
 
 
 def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
-                   entered_by: str) -> None:
-    """Echo the whole standing turn; always when someone else entered it."""
+                   entered_by: str, signoff: tuple[str, ...] = ()) -> None:
+    """Echo the whole standing turn; always when someone else entered it.
+
+    ``signoff``: the lines of a mail set aside as a sign-off, named word for word.
+    """
     by_other = channel == "gm" or entered_by.lower() != player.email.lower()
     if not (player.wants_confirmations or by_other):
         return
     outbox.queue("confirmation", player.email, "confirmation", player.language,
                  game=player.game, player=player, round=round_, channel=channel,
                  by_gm=channel == "gm", deadline=_deadline(player, round_),
-                 turn=format_turn(standing.question, standing.tips, player.language))
+                 turn=format_turn(standing.question, standing.tips, player.language),
+                 signoff=signoff)
 
 
 def turn_refused(player: Player, errors: list[LineError] | None, reason: str,

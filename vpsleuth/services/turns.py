@@ -51,8 +51,12 @@ def standing_turn(round_: Round, player: Player) -> Turn:
 
 def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | None = None,
                 now: datetime | None = None, round_number: int | None = None,
-                on_accept: Callable[[Submission], None] | None = None) -> Submission:
+                on_accept: Callable[[Submission], None] | None = None,
+                signoff: tuple[str, ...] = ()) -> Submission:
     """Store ``text`` verbatim, then parse and apply it to the open round.
+
+    ``signoff``: lines the caller set aside as a sign-off (mail only; see
+    orders/signoff.py); the confirmation names them word for word.
 
     The version is committed before anything can go wrong, so nothing received
     is ever lost; a refused turn keeps its errors beside it. Raises TurnRefused
@@ -91,7 +95,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         db.session.commit()
         raise
     version.status, version.round_id = "accepted", round_.id  # one UPDATE
-    notify.turn_confirmed(player, round_, standing, channel, version.entered_by)
+    notify.turn_confirmed(player, round_, standing, channel, version.entered_by, signoff)
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
