@@ -23,6 +23,8 @@ LOCAL_FORMAT = "%Y-%m-%d %H:%M"  # a "T" between date and time is accepted too
 EXAMPLE_LOCAL = "2026-12-06 20:00"
 EXAMPLE_ZONES = "'Europe/Berlin' or 'America/New_York'"
 MAX_EVERY_DAYS = 28
+# What the next deadline is after a round closed before its own (Schedule.following).
+AFTER_EARLY = ("calendar", "fresh")
 
 _WEEKDAYS = {
     "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
@@ -104,6 +106,35 @@ class Schedule:
         while (slot := self._slot(number)) <= not_before:
             number += 1
         return slot
+
+    def following(self, round_number: int, closed_at: datetime, due: datetime,
+                  after_early: str = "calendar") -> datetime:
+        """Round ``round_number``'s deadline, given that the round before it was due at
+        ``due`` and closed at ``closed_at`` (both aware).
+
+        ``calendar``: the schedule's own deadline, or its first slot after the close
+        (``deadline`` with ``not_before``). ``fresh``: the schedule's interval between
+        the two rounds, in local wall-clock time, counted from the close when the round
+        closed early and from ``due`` otherwise, rounded up to the whole minute; so
+        once a round has closed early (or its deadline moved) the later deadlines move
+        along with it. Either way the deadline is after the close.
+        """
+        if after_early not in AFTER_EARLY:
+            raise ScheduleError(f"After an early close the next deadline either keeps the "
+                                f"calendar or is fresh, not {after_early!r}.")
+        if after_early == "calendar" or isinstance(round_number, bool) \
+                or not isinstance(round_number, int) or round_number < 2:
+            return self.deadline(round_number, not_before=closed_at)
+        if closed_at.tzinfo is None or due.tzinfo is None:
+            raise ScheduleError("closed_at and due must be timezone-aware datetimes.")
+        zone = self.timezone
+        interval = _wall(self._slot(round_number), zone) - _wall(self._slot(round_number - 1),
+                                                                  zone)
+        start = min(closed_at, due)
+        deadline = _ceil_minute(_localize(_wall(start, zone) + interval, zone))
+        if deadline <= closed_at:  # closed long after its deadline: a whole interval from now
+            deadline = _ceil_minute(_localize(_wall(closed_at, zone) + interval, zone))
+        return deadline
 
     def _slot(self, round_number: int) -> datetime:
         """Round ``round_number``'s deadline by the schedule alone."""
@@ -231,6 +262,11 @@ def _zone(name: str) -> ZoneInfo:
 def _localize(local: datetime, timezone: str) -> datetime:
     """The UTC instant of a naive local time; gaps move forward, overlaps take the first."""
     return local.replace(tzinfo=_zone(timezone), fold=0).astimezone(UTC)
+
+
+def _wall(moment: datetime, timezone: str) -> datetime:
+    """The aware ``moment`` as naive local wall-clock time in ``timezone``."""
+    return to_local(moment, timezone).replace(tzinfo=None)
 
 
 def _as_utc(moment: datetime, number: int) -> datetime:

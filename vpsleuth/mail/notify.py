@@ -153,6 +153,8 @@ def round_report(game: Game, round_: Round) -> None:
 _MOVED = {
     ("extended", "en"): "The game master has extended the deadline.",
     ("extended", "de"): "Die Spielleitung hat den Abgabetermin verlängert.",
+    ("advanced", "en"): "The game master has brought the deadline forward.",
+    ("advanced", "de"): "Die Spielleitung hat den Abgabetermin vorverlegt.",
     ("resumed", "en"): "The game was paused and goes on; the deadline moved by the pause.",
     ("resumed", "de"): "Die Partie war unterbrochen und geht weiter; der Abgabetermin hat "
                        "sich um die Pause verschoben.",
@@ -165,7 +167,7 @@ _MOVED = {
 
 
 def deadline_moved(game: Game, round_: Round, why: str) -> None:
-    """Tell every active player; ``why`` is extended, resumed or outage."""
+    """Tell every active player; ``why`` is extended, advanced, resumed or outage."""
     for player in game.active_players:
         lang = player.language if player.language == "de" else "en"
         outbox.queue("deadline_moved", player.email, "deadline_moved", player.language,

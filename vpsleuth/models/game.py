@@ -34,6 +34,10 @@ class Game(db.Model):
     points_right: Mapped[int] = mapped_column(Integer, default=1)
     points_wrong: Mapped[int] = mapped_column(Integer, default=-2)
     early_resolution: Mapped[bool] = mapped_column(default=False)
+    # After a round closed early: "calendar" keeps the schedule's dates, "fresh" gives
+    # the next round a whole interval from the close (schedule.Schedule.following).
+    after_early: Mapped[str] = mapped_column(String(8), default="calendar",
+                                             server_default="calendar")
     reminder_hours: Mapped[str] = mapped_column(String(40), default="24,4")
     game_master_id: Mapped[int | None] = mapped_column(ForeignKey("game_master.id"), index=True)
     # published at the start; the distribution itself lives in GameSecret

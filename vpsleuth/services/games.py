@@ -12,7 +12,7 @@ from ..extensions import db
 from ..mail import notify
 from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
 from ..rules import Ruleset, commitment, deal, new_salt
-from ..schedule import Schedule
+from ..schedule import AFTER_EARLY, Schedule
 from . import auth
 from .errors import Invalid, NotFound, WrongState
 
@@ -44,6 +44,13 @@ def check_one_line(text: str, what: str, what_de: str) -> None:
                          "Steuerzeichen")
 
 
+def check_after_early(choice: str) -> None:
+    """Refuse anything but the two choices for the deadline after an early close."""
+    if choice not in AFTER_EARLY:
+        raise Invalid(f"after an early close the next deadline is {' or '.join(AFTER_EARLY)}, "
+                      f"not {choice!r}")
+
+
 def audit(game: Game | None, actor: str, action: str, **detail) -> None:
     """Record one GM (or system) action; committed with the action itself."""
     db.session.add(AuditEntry(game_id=game.id if game else None, actor=actor, action=action,
@@ -73,8 +80,12 @@ def find_player(game: Game, ref: str | int) -> Player:
 
 def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
                 language: str = "en", actor: str = "gm", game_master_id: int | None = None,
-                reminder_hours: list[int] | None = None) -> Game:
-    """A new game in setup: players can be added, house rules are fixed now."""
+                reminder_hours: list[int] | None = None, after_early: str = "calendar") -> Game:
+    """A new game in setup: players can be added, house rules are fixed now.
+
+    ``after_early``: after a round closed early, the next deadline keeps the
+    ``calendar`` or is a ``fresh`` interval from the close (Schedule.following).
+    """
     name = name.strip()
     if not name or len(name) > 120:
         raise Invalid("a game needs a name of 1 to 120 characters")
@@ -89,13 +100,15 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     hours = sorted(set(reminder_hours if reminder_hours is not None else (24, 4)), reverse=True)
     if any(not 1 <= h <= 24 * 14 for h in hours):
         raise Invalid("reminders are 1 to 336 hours before the deadline")
+    check_after_early(after_early)
     game = Game(name=name, language=language, timezone=schedule.timezone,
                 schedule_json=json.dumps(schedule.to_json()), game_master_id=game_master_id,
-                reminder_hours=",".join(str(h) for h in hours))
+                reminder_hours=",".join(str(h) for h in hours), after_early=after_early)
     game.ruleset = rules or Ruleset()
     db.session.add(game)
     db.session.flush()
-    audit(game, actor, "create_game", rules=game.ruleset, schedule=schedule.to_json())
+    audit(game, actor, "create_game", rules=game.ruleset, schedule=schedule.to_json(),
+          after_early=after_early)
     db.session.commit()
     return game
 

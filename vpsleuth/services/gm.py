@@ -12,7 +12,7 @@ from ..models import ApiToken, Game, Player, Round, utcnow
 from ..schedule import format_deadline
 from . import auth, sessions, turns
 from .errors import Invalid, WrongState
-from .games import EMAIL_PATTERN, audit
+from .games import EMAIL_PATTERN, audit, check_after_early
 
 
 def _open_round(game: Game) -> Round:
@@ -25,18 +25,53 @@ def _open_round(game: Game) -> Round:
 def extend_deadline(game: Game, deadline: datetime, *, actor: str,
                     now: datetime | None = None) -> Round:
     """Move the open round's deadline to a later time; players are told."""
+    round_ = _open_round(game)
+    if deadline.tzinfo is not None and deadline <= round_.deadline:
+        raise Invalid("the new deadline must be later than the current one "
+                      f"({format_deadline(round_.deadline, game.timezone)}) and in the future")
+    return move_deadline(game, deadline, actor=actor, now=now)
+
+
+def move_deadline(game: Game, deadline: datetime, *, actor: str,
+                  now: datetime | None = None) -> Round:
+    """Move the open round's deadline later or earlier, never into the past; players are told.
+
+    Brought forward, a turn already in stands and the round closes sooner; the
+    mail to the players says which way it moved.
+    """
     now = now or utcnow()
     round_ = _open_round(game)
     if deadline.tzinfo is None:
         raise Invalid("give the new deadline with its time zone")
-    if deadline <= max(now, round_.deadline):
-        raise Invalid("the new deadline must be later than the current one "
-                      f"({format_deadline(round_.deadline, game.timezone)}) and in the future")
+    if deadline <= now:
+        raise Invalid("the new deadline must be in the future; it is now "
+                      f"{format_deadline(now, game.timezone)}",
+                      de="der neue Abgabetermin muss in der Zukunft liegen; jetzt ist "
+                         f"{format_deadline(now, game.timezone, 'de')}")
+    if deadline == round_.deadline:
+        raise Invalid("that is the current deadline; choose another time",
+                      de="das ist der jetzige Abgabetermin; wähle eine andere Zeit")
+    later = deadline > round_.deadline
     old, round_.deadline = round_.deadline, deadline
-    audit(game, actor, "extend_deadline", round=round_.number, old=old, new=deadline)
-    notify.deadline_moved(game, round_, "extended")
+    audit(game, actor, "extend_deadline" if later else "advance_deadline",
+          round=round_.number, old=old, new=deadline)
+    notify.deadline_moved(game, round_, "extended" if later else "advanced")
     db.session.commit()
     return round_
+
+
+def set_after_early(game: Game, choice: str, *, actor: str) -> None:
+    """After a round closes early: keep the ``calendar`` or a ``fresh`` interval (audited).
+
+    May change at any time, also while the game runs; it applies from the next close.
+    """
+    check_after_early(choice)
+    if game.state == "finished":
+        raise WrongState(f"{game.name!r} has ended")
+    if choice != game.after_early:
+        old, game.after_early = game.after_early, choice
+        audit(game, actor, "set_after_early", old=old, new=choice)
+    db.session.commit()
 
 
 def pause_game(game: Game, *, actor: str, now: datetime | None = None) -> None:

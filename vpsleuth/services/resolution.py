@@ -125,8 +125,8 @@ def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
         game.state, game.finished_at = "finished", now
         return None
     schedule = Schedule.from_json(game.schedule)
-    following = Round(game=game, number=round_.number + 1, opened_at=now,
-                      deadline=schedule.deadline(round_.number + 1, not_before=now))
+    deadline = schedule.following(round_.number + 1, now, round_.deadline, game.after_early)
+    following = Round(game=game, number=round_.number + 1, opened_at=now, deadline=deadline)
     db.session.add(following)
     return following
 
