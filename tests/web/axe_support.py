@@ -1,0 +1,66 @@
+"""axe-core in the browser tests: run it on a page, count what it finds.
+
+axe-core comes from the PyPI package axe-playwright-python (a test extra in
+pyproject.toml), which ships axe-core's own ``axe.min.js``: README's test
+command installs it with everything else, with no npm step and no network at
+test time. The script is evaluated through the DevTools protocol, which the
+site's Content-Security-Policy (no inline script) does not block.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from axe_playwright_python.base import AXE_SCRIPT
+from playwright.sync_api import Page
+
+# WCAG 2.0 and 2.1, levels A and AA: what the issue asks of every page.
+OPTIONS = {"runOnly": {"type": "tag",
+                       "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+           "resultTypes": ["violations"]}
+IMPACTS = ("critical", "serious", "moderate", "minor")
+FAILING = ("critical", "serious")
+
+
+@dataclass
+class Findings:
+    """What axe found on one page in one setting: failing elements by impact, and details."""
+
+    nodes: Counter = field(default_factory=Counter)  # impact -> failing elements
+    details: list[str] = field(default_factory=list)  # rule, impact, target, summary
+
+    @property
+    def failing(self) -> int:
+        return sum(self.nodes[i] for i in FAILING)
+
+    def cell(self) -> str:
+        """``serious+critical/all``, as the table prints it."""
+        return f"{self.failing}/{sum(self.nodes.values())}"
+
+
+def axe_version(page: Page) -> str:
+    inject(page)
+    return page.evaluate("() => axe.version")
+
+
+def inject(page: Page) -> None:
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+
+
+def check(page: Page) -> Findings:
+    """Run axe-core (WCAG 2.x A and AA) on the page as it stands."""
+    inject(page)
+    result = page.evaluate("options => axe.run(document, options)", OPTIONS)
+    found = Findings()
+    for violation in result["violations"]:
+        impact = violation.get("impact") or "minor"
+        for node in violation["nodes"]:
+            node_impact = node.get("impact") or impact
+            found.nodes[node_impact] += 1
+            if node_impact in FAILING:
+                summary = (node.get("failureSummary") or "").replace("\n", " ")
+                found.details.append(f"{violation['id']} ({node_impact}) "
+                                     f"{', '.join(map(str, node['target']))}: {summary[:240]}")
+    return found
