@@ -10,9 +10,11 @@
 SQLALCHEMY_DATABASE_URI = None  # None: sqlite file in the instance folder
 SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 
-# The address the service sends from and the base URL of its web pages.
+# The address the service sends from, and the base URL of its web pages for the links
+# in mails. BASE_URL unset: links follow the address `vpsleuth serve` was started with
+# (http://localhost:5000 before it ever was); set it to the public address in production.
 MAIL_DEFAULT_SENDER = "VP-Sleuth <vpsleuth@localhost>"
-BASE_URL = "http://localhost:5000"
+BASE_URL = None
 
 # Used by `vpsleuth demo` and new games when the GM gives none.
 DEFAULT_TIMEZONE = "Europe/Berlin"

@@ -113,7 +113,18 @@ def check_imap() -> list[Finding]:
 
 
 def check_base_url() -> list[Finding]:
-    url = current_app.config.get("BASE_URL", "")
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from .links import base_url, configured
+
+    try:
+        url = base_url()
+    except SQLAlchemyError:  # the database check says what is wrong with it
+        db.session.rollback()
+        url = current_app.config.get("BASE_URL") or "http://localhost:5000"
+    if not configured():
+        return [("warning", f"BASE_URL is not set: links in mails follow `vpsleuth serve` "
+                 f"(now {url}); set VPSLEUTH_BASE_URL to the public address")]
     if "localhost" in url or "127.0.0.1" in url:
         return [("warning", f"BASE_URL is {url}: links in mails will not work for players; "
                  "set VPSLEUTH_BASE_URL to the public address")]

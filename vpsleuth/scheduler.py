@@ -186,6 +186,7 @@ def serve_command(host: str, port: int, threads: int, with_scheduler: bool) -> N
     from waitress import create_server
 
     from .cli import ensure_schema
+    from .links import configured, remember_served
 
     ensure_schema()
     app = current_app._get_current_object()
@@ -195,12 +196,16 @@ def serve_command(host: str, port: int, threads: int, with_scheduler: bool) -> N
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: "
                                    f"{exc.strerror or exc}") from None
+    # Links in mails follow this address unless BASE_URL is set (vpsleuth/links.py).
+    url = remember_served(app, host, server.effective_port)
     watcher = start_watcher(app) if with_scheduler else None
     scheduler = start_background(app) if with_scheduler else None
-    click.echo(f"Serving on http://{host}:{port} "
+    click.echo(f"Serving on {url} "
                f"({'with' if scheduler else 'without'} the scheduler"
                f"{' and the IMAP watcher' if watcher else ''}); Ctrl-C stops it.")
-    _first_steps(app, f"http://{host}:{port}")
+    if configured():
+        click.echo(f"Links in mails point to {app.config['BASE_URL']} (BASE_URL).")
+    _first_steps(app, url)
     try:
         with stop_on_sigterm():
             server.run()  # returns on Ctrl-C or SIGTERM

@@ -29,7 +29,9 @@ def test_the_embedded_defaults_pass_with_warnings_about_mail(tmp_path):
     assert "is reachable and up to date" in result.output
     assert "WARNING REPLY_ADDRESS is 'vpsleuth@localhost'" in result.output
     assert "no MAIL_SERVER: mails wait in the outbox" in result.output
-    assert "BASE_URL is http://localhost:5000" in result.output
+    assert ("BASE_URL is not set: links in mails follow `vpsleuth serve` "
+            "(now http://localhost:5000)") \
+        in result.output
 
 
 def test_an_unreachable_database_is_an_error(tmp_path):

@@ -5,9 +5,9 @@ Every function only queues; the service that calls it commits.
 
 from __future__ import annotations
 
-from flask import current_app
 from markupsafe import Markup
 
+from ..links import base_url
 from ..models import Game, Player, Round
 from ..orders import LineError, format_turn
 from ..rules import Turn
@@ -16,7 +16,7 @@ from . import outbox
 
 
 def sign_in_url(token: str) -> str:
-    return f"{current_app.config['BASE_URL'].rstrip('/')}/signin/{token}"
+    return f"{base_url()}/signin/{token}"
 
 
 def _deadline(player: Player, round_: Round) -> str:
@@ -42,7 +42,7 @@ def sign_in(email: str, token: str, lang: str = "en") -> None:
 
 def address_change(player: Player, new_email: str, token: str) -> None:
     """The link that confirms a player's new address, sent to that address."""
-    link = f"{current_app.config['BASE_URL'].rstrip('/')}/settings/address/{token}"
+    link = f"{base_url()}/settings/address/{token}"
     outbox.queue("address_change", new_email, "address_change", player.language,
                  game=player.game, player=player, link=link)
 

@@ -23,6 +23,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
 from ..i18n import translator
+from ..links import base_url
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def render(template: str, lang: str, **context) -> tuple[str, str, str]:
     """
     lang = lang if lang in ("en", "de") else "en"
     context.setdefault("t", translator(lang))
-    context.setdefault("base_url", current_app.config["BASE_URL"].rstrip("/"))
+    context.setdefault("base_url", base_url())
     text = render_template(f"email/{lang}/{template}.txt", **context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject: "):

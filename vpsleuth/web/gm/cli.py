@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import click
-from flask import current_app
 
 from ...cli import gm_command
+from ...links import base_url
 from ...services import accounts
 from . import bp
 
@@ -18,6 +18,6 @@ from . import bp
 def add_game_master(email: str, name: str, language: str) -> None:
     """Create a game master account for EMAIL, shown as NAME; it signs in by emailed link."""
     gm = accounts.create_game_master(email, name, language)
-    base = current_app.config["BASE_URL"].rstrip("/")
+    base = base_url()  # BASE_URL, else where `vpsleuth serve` listens
     click.echo(f"Game master {gm.name} <{gm.email}> added (id {gm.id}). "
                f"Sign in at {base}/signin, then open {base}/gm/.")

@@ -42,7 +42,7 @@ def _reader(game_id: int) -> tuple[Game, Player | None, str, str | None]:
 
 
 def _host() -> str:
-    return urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
+    return urlsplit(current_app.config.get("BASE_URL") or "").hostname or "localhost"
 
 
 def _tag(game: Game, *parts: str) -> str:
