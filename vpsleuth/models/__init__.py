@@ -2,6 +2,7 @@
 
 from .account import ApiToken, GameMaster, LoginToken, RateEvent, WebSession
 from .game import AuditEntry, Game, GameSecret, Player, Round
+from .lobby import JoinRequest
 from .mail import InboundMessage, MailBody, OutboxMessage, ReminderSent, SchedulerState
 from .notebook import PlayerNotebook
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
@@ -9,7 +10,8 @@ from .types import UTCDateTime, VerbatimText, utcnow
 
 __all__ = [
     "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "InboundMessage",
-    "LoginToken", "MailBody", "OutboxMessage", "Player", "RateEvent", "ReminderSent", "Round",
+    "JoinRequest", "LoginToken", "MailBody", "OutboxMessage", "Player", "RateEvent",
+    "ReminderSent", "Round",
     "PlayerNotebook",
     "RoundResult", "SchedulerState", "StandingQuestion", "StandingTip", "TurnVersion",
     "UTCDateTime", "VerbatimText", "WebSession", "utcnow",

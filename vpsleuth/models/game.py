@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ..extensions import db
@@ -40,6 +40,10 @@ class Game(db.Model):
                                              server_default="calendar")
     reminder_hours: Mapped[str] = mapped_column(String(40), default="24,4")
     game_master_id: Mapped[int | None] = mapped_column(ForeignKey("game_master.id"), index=True)
+    # Listed on /games/open, where signed-in visitors ask to join (services/lobby.py);
+    # max_players caps the active players however they came (None: no limit).
+    open_to_join: Mapped[bool] = mapped_column(default=False, server_default=false())
+    max_players: Mapped[int | None] = mapped_column(Integer)
     # published at the start; the distribution itself lives in GameSecret
     commitment: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
