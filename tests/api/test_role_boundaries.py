@@ -54,6 +54,9 @@ TABLE = {
     "GET /games/{game_id}/turn":                           "401   ok    404   403   404   ok",
     "PUT /games/{game_id}/turn":                           "401   bad   404   403   404   bad",
     "POST /games/{game_id}/turn":                          "401   bad   404   403   404   bad",
+    # A player's own notebook: only a player token reaches it; GM tokens are 404.
+    "GET /games/{game_id}/notebook":                       "401   ok    404   404   404   ok",
+    "PUT /games/{game_id}/notebook":                       "401   bad   404   404   404   bad",
     # The game master's calls: 403 for the game's players, 404 for everyone else.
     "POST /games/{game_id}/players":                       "401   403   404   bad   404   403",
     "PATCH /games/{game_id}/players/{player_id}":          "401   403   404   bad   404   403",

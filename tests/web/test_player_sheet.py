@@ -31,29 +31,35 @@ def answers(round_number: int, game) -> dict[str, int]:
     return dict(rows.all())
 
 
-def cell(page: str, placeholder: str, column: int) -> str:
-    """The text of one cell of the answers matrix (column 0: the first attribute)."""
-    row = re.search(rf'<tr>\s*<th scope="row">{placeholder}</th>(.*?)</tr>', page, re.S).group(1)
+def cell(page: str, codes: str, placeholder: str) -> list[str]:
+    """The words of one cell of the answers matrix: the row of ``codes``, the column of A-G."""
+    row = re.search(rf'<tr[^>]*data-codes="{codes}">(.*?)</tr>', page, re.S).group(1)
     cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
-    return re.sub(r"<[^>]+>", " ", cells[column]).split()
+    return re.sub(r"<[^>]+>", " ", cells["ABCDEFG".index(placeholder)]).split()
 
 
 def test_the_matrix_lists_each_answer_with_round_and_asker(two_rounds, ada):
     page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
-    blue_e = cell(page, "E", 1)  # columns: red, blue, green, yellow, diamond, ...
-    assert blue_e == [str(answers(1, two_rounds)["E:B"]), "R1", "Ada",
-                      str(answers(2, two_rounds)["E:B"]), "R2", "Ada"]
-    assert cell(page, "A", 1) == [] and cell(page, "E", 0) == []
+    assert cell(page, "B", "E") == [str(answers(1, two_rounds)["E:B"]), "R1", "Ada",
+                                    str(answers(2, two_rounds)["E:B"]), "R2", "Ada"]
+    assert cell(page, "B", "A") == [] and cell(page, "R", "E") == []
 
 
-def test_an_asked_combination_gets_a_column_of_its_own(two_rounds, ada):
+def test_the_matrix_has_a_column_per_placeholder_so_it_fits_a_phone(two_rounds, ada):
     page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
-    headers = re.findall(r'<th scope="col" class="attr( combo)?">(?:<span class="swatch[^>]*>'
-                         r'</span>)?<span class="full">([^<]+)</span>', page)
-    assert [h for _, h in headers][:10] == ["red", "blue", "green", "yellow", "diamond", "pearl",
-                                            "opal", "solitaire", "pair", "cluster"]
-    assert headers[10] == (" combo", "cluster diamond")
-    assert cell(page, "A", 10) == [str(answers(1, two_rounds)["A:3D"]), "R1", "Ben"]
+    matrix = re.search(r'<table class="matrix".*?</table>', page, re.S).group(0)
+    assert re.findall(r'<th scope="col" class="place">(\w)</th>', matrix) == list("ABCDEFG")
+
+
+def test_an_asked_combination_gets_a_row_of_its_own(two_rounds, ada):
+    page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
+    rows = re.findall(r'<tr( class="combo")? data-codes="(\w+)">\s*<th scope="row" class="attr">'
+                      r'(?:<span class="swatch[^>]*></span>)?([^<]+)</th>', page)
+    assert [label for _, _, label in rows][:10] == [
+        "red", "blue", "green", "yellow", "diamond", "pearl", "opal", "solitaire", "pair",
+        "cluster"]
+    assert rows[10] == (' class="combo"', "3D", "cluster diamond")
+    assert cell(page, "3D", "A") == [str(answers(1, two_rounds)["A:3D"]), "R1", "Ben"]
 
 
 def test_own_tips_are_shown_per_round_with_each_rounds_tip_score_only(two_rounds, ada):

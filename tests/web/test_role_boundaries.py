@@ -73,6 +73,8 @@ TABLE = {
     "GET /games/<g>/sheet":                             "login ok    404   404   404   ok",
     "GET /games/<g>/turn":                              "login ok    404   404   404   ok",
     "POST /games/<g>/turn":                             "login bad   404   404   404   bad",
+    # A player's own notebook: nobody else's, its GM's neither (an empty form is refused).
+    "POST /games/<g>/notebook":                         "login bad   404   404   404   bad",
     # Feeds: a reader without a session brings the player's token instead. A token of
     # another game's player is 404, as where no game has this id.
     "GET /games/<g>/feed.atom":                         "403   ok    404   ok    404   ok",

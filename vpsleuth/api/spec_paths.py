@@ -109,6 +109,13 @@ PATHS = {
         "post": op("postTurn", "Send a turn (same as PUT)", "TurnSubmitted", params=G,
                    body="TurnInput", errors=_TURN_ERRORS, tag="turns"),
     },
+    "/games/{game_id}/notebook": {
+        "get": op("getNotebook", "The caller's private notebook (player tokens only)",
+                  "Notebook", params=G, errors=(404,), tag="notebook"),
+        "put": op("putNotebook", "Replace the notebook's marks, notes or both",
+                  "Notebook", params=G, body="NotebookInput", errors=(400, 404),
+                  tag="notebook"),
+    },
     "/games/{game_id}/players": {"post": op(
         "invitePlayer", "Add a player; an invitation with a sign-in link is mailed", "Player",
         status=201, params=G, body="PlayerInvite", errors=(400, 403, 404, 409, 429),

@@ -60,6 +60,13 @@ QUESTION = obj({"placeholder": {"type": "string", "enum": list(PLACEHOLDERS)},
                description="How many gems with all these attributes does the placeholder "
                            "hold? Attribute codes: R B G Y (colour), D P O (kind), "
                            "1 2 3 (size); two attributes must be of different categories.")
+MARKS = {"type": "object", "propertyNames": GEM,
+         "additionalProperties": {"type": "object", "propertyNames": LOCATION,
+                                  "additionalProperties": {"type": "string",
+                                                           "enum": ["yes", "no", "maybe"]}},
+         "description": "marked cells: gem code -> place -> mark, e.g. "
+                        "{\"RD1\": {\"A\": \"yes\", \"X\": \"no\"}}"}
+NOTES = {"type": "string", "maxLength": 20_000, "description": "free notes"}
 ROUND_FIELD = {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                "description": "the round this turn is meant for; refused (409) if another "
                               "round is open"}
@@ -171,7 +178,14 @@ SCHEMAS: dict[str, dict] = {
         "detail": {"type": "object"}}))}),
     "Distribution": obj({"game_id": ID, "distribution": STRING, "salt": STRING,
                          "commitment": STRING}),
+    "Notebook": obj({"game_id": ID, "player_id": ID, "marks": MARKS, "notes": NOTES,
+                     "updated_at": nullable(TIME)},
+                    description="private to its player: no other token, the game "
+                                "master's included, can read it"),
     # request bodies
+    "NotebookInput": obj({"marks": MARKS, "notes": NOTES}, optional=("marks", "notes"),
+                         description="marks replace every mark (unlisted cells are "
+                                     "cleared); what is left out stays"),
     "TextTurn": obj({"text": {"type": "string", "minLength": 1, "maxLength": 65536,
                               "pattern": r"\S", "description": "a turn in the turn language"},
                      "round": ROUND_FIELD}, optional=("round",)),

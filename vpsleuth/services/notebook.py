@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
@@ -41,6 +42,8 @@ class Notebook:
     grid: str
     notes: str
     updated_at: datetime | None
+    places: ClassVar[tuple[str, ...]] = LOCATIONS  # the grid's columns: A-G, then X
+    max_notes: ClassVar[int] = MAX_NOTES
 
     def mark(self, gem: str, location: str) -> str:
         """'yes', 'no', 'maybe' or '' for one cell."""

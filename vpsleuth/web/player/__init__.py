@@ -4,4 +4,13 @@ from flask import Blueprint
 
 bp = Blueprint("player", __name__)
 
-from . import feed_routes, pages, report_pages, settings, strings, turn  # noqa: E402, F401
+from . import (  # noqa: E402, F401
+    feed_routes,
+    notebook,
+    pages,
+    report_pages,
+    settings,
+    strings,
+    turn,
+    turn_strings,
+)

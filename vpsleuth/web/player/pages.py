@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import render_template, url_for
 
+from ...services import notebook as notebooks
 from ...services import reports, turns
 from ...services.access import is_gm_of
 from ..feeds import feed_token
@@ -40,4 +41,5 @@ def sheet(game_id: int):
     game, player = player_game(game_id)
     lang = current_language()
     return render_template("web/player/sheet.html", game=game, player=player,
-                           sheet=build_sheet(game, player, lang), gems=gem_order())
+                           sheet=build_sheet(game, player, lang), gems=gem_order(),
+                           notebook=notebooks.read(player))

@@ -1,0 +1,71 @@
+"""A player's private notebook: marks by gem and place, and free notes.
+
+Only a player token reaches it, and only its own player's: a game master's
+token gets 404 even for a game it runs, as does everyone else's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import Game, Player
+from ..rules import GEM_BY_CODE, LOCATIONS
+from ..services import notebook as notebooks
+from ..services.errors import NotFound
+from . import bp, inputs
+from .auth import caller, visible_game
+from .errors import BadInput
+from .games import GAME_ID
+from .serialize import iso
+
+
+def notebook_player(game_id: int) -> tuple[Game, Player]:
+    """The game and the caller's player in it; 404 for any token but that player's."""
+    game = visible_game(game_id)
+    player = caller().player
+    if player is None or player.game_id != game.id:
+        raise NotFound(f"no notebook of yours in game {game_id}")
+    return game, player
+
+
+def notebook_json(game: Game, player: Player, book: notebooks.Notebook) -> dict:
+    return {"game_id": game.id, "player_id": player.id, "marks": book.marks,
+            "notes": book.notes, "updated_at": iso(book.updated_at)}
+
+
+@bp.get(f"/games/{GAME_ID}/notebook")
+def get_notebook(game_id: int):
+    """The caller's notebook for this game."""
+    game, player = notebook_player(game_id)
+    return notebook_json(game, player, notebooks.read(player))
+
+
+@bp.put(f"/games/{GAME_ID}/notebook")
+def put_notebook(game_id: int):
+    """Replace the marks, the notes, or both; what is left out stays."""
+    game, player = notebook_player(game_id)
+    body = inputs.json_object({"marks", "notes"})
+    marks = _marks(body["marks"]) if "marks" in body else None
+    notes = body.get("notes")
+    if notes is not None and not isinstance(notes, str):
+        raise BadInput("notes", "must be a string")
+    if notes is not None and len(notes) > notebooks.MAX_NOTES:
+        raise BadInput("notes", f"must be at most {notebooks.MAX_NOTES} characters")
+    return notebook_json(game, player, notebooks.save(player, marks=marks, notes=notes))
+
+
+def _marks(value: Any) -> dict:
+    """``{"RD1": {"A": "yes", "X": "no"}, ...}``, each key and mark checked."""
+    if not isinstance(value, dict):
+        raise BadInput("marks", "must be an object: gem code -> {place: yes, no or maybe}")
+    for gem, row in value.items():
+        if gem not in GEM_BY_CODE:
+            raise BadInput("marks", f"{gem!r} is not a gem code such as RD1 or YO3")
+        if not isinstance(row, dict):
+            raise BadInput(f"marks.{gem}", "must be an object: place -> yes, no or maybe")
+        for place, mark in row.items():
+            if place not in LOCATIONS:
+                raise BadInput(f"marks.{gem}", f"{place!r} is not a place: A-G or X")
+            if mark not in notebooks.MARKS:
+                raise BadInput(f"marks.{gem}.{place}", "must be yes, no or maybe")
+    return value
