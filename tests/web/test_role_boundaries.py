@@ -53,6 +53,8 @@ TABLE = {
     "GET /healthz":                                     "ok    ok    ok    ok    ok    ok",
     "GET /static/<path:filename>":                      "ok    ok    ok    ok    ok    ok",
     "GET /lang/<code>":                                 "ok    ok    ok    ok    ok    ok",
+    "GET /rules":                                       "ok    ok    ok    ok    ok    ok",
+    "GET /help/mail":                                   "ok    ok    ok    ok    ok    ok",
     "GET /signin":                                      "ok    ok    ok    ok    ok    ok",
     "POST /signin":                                     "bad   bad   bad   bad   bad   bad",
     "GET /signin/<token>":                              "ok    ok    ok    ok    ok    ok",

@@ -21,9 +21,11 @@ def init_app(app: Flask) -> None:
     inputs.init_app(app)  # first: the id converter must be in place before any route
     security.init_app(app)
     from .auth import bp as auth_bp
+    from .docs import bp as docs_bp
     from .health import bp as health_bp
 
     app.register_blueprint(auth_bp)
+    app.register_blueprint(docs_bp)
     app.register_blueprint(health_bp)
     from .gm import bp as gm_bp
     from .player import bp as player_bp

@@ -9,12 +9,13 @@ from ...extensions import db
 from ...models import Game
 from ...rules import RulesetError
 from ...schedule import Schedule, ScheduleError
-from ...services import games, gm, reports, turns
+from ...services import games, gm, lobby, reports, turns
 from ...services.errors import ServiceError
 from ..session import current_language, current_viewer
 from . import bp
 from .forms import InviteForm, NewGameForm
 from .helpers import actor, game_player, gm_game, refused, say
+from .lobby import listing_input
 
 
 def _report_url(game: Game, number: int) -> str:
@@ -57,6 +58,10 @@ def new_game():
             schedule = form.schedule()
         except ScheduleError as exc:
             errors["schedule"] = str(exc)
+        try:
+            listing = listing_input()
+        except ValueError as exc:
+            errors["listing"] = str(exc)
         if not errors:
             try:
                 game = games.create_game(form.name.data, schedule, rules,
@@ -66,6 +71,9 @@ def new_game():
             except ServiceError as exc:
                 errors["form"] = exc.message
             else:
+                if listing != (False, None):
+                    lobby.set_listing(game, open_to_join=listing[0], max_players=listing[1],
+                                      actor=actor())
                 say("Game created. Now invite the players.")
                 return redirect(url_for("gm.game", game_id=game.id))
     status = 400 if request.method == "POST" else 200

@@ -1,0 +1,110 @@
+"""The rules and the help on playing by mail, in English and German, from docs/*.md.
+
+The pages are the repository's own Markdown files (docs/RULES.md, its German
+docs/RULES.de.md, docs/help-mail.md and .de.md), so README, the site and the
+mails all point to one text. They are rendered with markdown-it-py: CommonMark
+to the letter (the rules' table through its GFM table rule), pure Python,
+maintained by the Executable Books project; with ``html`` off, raw HTML in a
+file is escaped rather than passed through, and its link check refuses
+``javascript:`` and similar URLs, so no sanitizer is needed after it.
+Python-Markdown, the other candidate, dropped its safe mode in 3.0 and would
+need one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from flask import Blueprint, abort, render_template
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from .. import ROOT
+from ..i18n import add, translate
+from .session import current_language
+
+bp = Blueprint("docs", __name__)
+DOCS = ROOT / "docs"
+# page -> file stem; the German file is <stem>.de.md
+PAGES = {"rules": "RULES", "mail": "help-mail"}
+
+add("de", {
+    "Rules": "Regeln", "Playing by mail": "Per Mail spielen", "Help": "Hilfe",
+    "Table": "Tabelle", "Rules and help": "Regeln und Hilfe",
+})
+
+
+def _renderer() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md.add_render_rule("heading_open", _heading_open)
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", lambda self, tokens, idx, options, env:
+                       "</table></div>\n")
+    return md
+
+
+def _heading_open(self, tokens, idx, options, env) -> str:
+    """Headings get ids, so a section can be linked: /rules#7-house-rules-..."""
+    slug = re.sub(r"[^\w]+", "-", tokens[idx + 1].content.lower()).strip("-") or "section"
+    seen = env.setdefault("ids", set())
+    unique, n = slug, 1
+    while unique in seen:
+        n += 1
+        unique = f"{slug}-{n}"
+    seen.add(unique)
+    tokens[idx].attrSet("id", unique)
+    return self.renderToken(tokens, idx, options, env)
+
+
+def _table_open(self, tokens, idx, options, env) -> str:
+    """Tables scroll sideways on a phone in a region the keyboard can reach."""
+    label = translate(env.get("lang", "en"), "Table")
+    return (f'<div class="table-wrap" role="region" tabindex="0" aria-label="{label}">'
+            + self.renderToken(tokens, idx, options, env))
+
+
+MARKDOWN = _renderer()
+
+
+def source(page: str, lang: str) -> Path:
+    """The file of ``page`` in ``lang`` (English where no translation exists)."""
+    stem = PAGES[page]
+    german = DOCS / f"{stem}.de.md"
+    return german if lang == "de" and german.exists() else DOCS / f"{stem}.md"
+
+
+@lru_cache(maxsize=16)
+def _rendered(path: Path, mtime: float, lang: str) -> tuple[str, str]:
+    text = path.read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
+                 path.stem)
+    return title, MARKDOWN.render(text, {"lang": lang})
+
+
+def render(page: str, lang: str) -> tuple[str, Markup]:
+    """(title, safe HTML) of a page in ``lang``; re-read when its file changes."""
+    path = source(page, lang)
+    title, html = _rendered(path, path.stat().st_mtime, lang)
+    return title, Markup(html)  # safe: markdown-it escaped any raw HTML in the file
+
+
+def _page(page: str):
+    if page not in PAGES:
+        abort(404)
+    lang = current_language()
+    title, body = render(page, lang)
+    return render_template("web/doc.html", page=page, title=title, body=body)
+
+
+@bp.get("/rules")
+def rules():
+    """The full rules of VP-Sleuth as this service moderates them."""
+    return _page("rules")
+
+
+@bp.get("/help/mail")
+def mail_help():
+    """How to play by mail: replying, the turn language, an example."""
+    return _page("mail")
