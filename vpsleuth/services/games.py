@@ -121,6 +121,10 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     """
     if game.state == "finished":
         raise WrongState(f"game {game.name!r} has ended; no new players")
+    if game.max_players is not None and len(game.active_players) >= game.max_players:
+        raise WrongState(f"game {game.name!r} is full: {game.max_players} players at most",
+                         de=f"die Partie {game.name!r} ist voll: höchstens "
+                            f"{game.max_players} Spieler")
     name, email = name.strip(), email.strip()
     if not name or len(name) > 80:
         raise Invalid("a player needs a name of 1 to 80 characters")

@@ -28,10 +28,12 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(docs_bp)
     app.register_blueprint(health_bp)
     from .gm import bp as gm_bp
+    from .lobby import bp as lobby_bp
     from .player import bp as player_bp
 
     app.register_blueprint(player_bp)
     app.register_blueprint(gm_bp)
+    app.register_blueprint(lobby_bp)
 
     @app.context_processor
     def page_globals():
