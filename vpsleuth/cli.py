@@ -87,9 +87,12 @@ def game_cli() -> None:
 @click.option("--wrong", type=int, default=-2, show_default=True, help="Points per wrong tip.")
 @click.option("--early/--no-early", default=False, show_default=True,
               help="Resolve once every active player has a turn in.")
+@click.option("--after-early", type=click.Choice(["calendar", "fresh"]), default="calendar",
+              show_default=True, help="After a round closes early, the next deadline keeps "
+              "the calendar or is a whole interval from the close.")
 @click.option("--language", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_bonus_round,
-                bonus, right, wrong, early, language):
+                bonus, right, wrong, early, after_early, language):
     """Create a game with its house rules and deadline schedule."""
     timezone = timezone or current_app.config["DEFAULT_TIMEZONE"]
     if not first_deadline and not deadlines:
@@ -101,7 +104,8 @@ def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_
     except ValueError:
         raise click.BadParameter("bonus values are whole numbers like 3,2,1") from None
     rules = Ruleset(rounds, first_bonus_round, bonuses, right, wrong, early)
-    game = games.create_game(name, schedule, rules, language=language, actor="cli")
+    game = games.create_game(name, schedule, rules, language=language, actor="cli",
+                             after_early=after_early)
     click.echo(f"Created game {game.id} {game.name!r}: {schedule.describe(language)}")
 
 

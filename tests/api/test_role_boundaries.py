@@ -65,6 +65,7 @@ TABLE = {
     "POST /games/{game_id}/start":                         "401   403   404   bad   404   403",
     "GET /games/{game_id}/status":                         "401   403   404   ok    404   403",
     "POST /games/{game_id}/extend":                        "401   403   404   bad   404   403",
+    "POST /games/{game_id}/deadline":                      "401   403   404   bad   404   403",
     "POST /games/{game_id}/pause":                         "401   403   404   bad   404   403",
     "POST /games/{game_id}/resume":                        "401   403   404   bad   404   403",
     "POST /games/{game_id}/resolve":                       "401   403   404   bad   404   403",

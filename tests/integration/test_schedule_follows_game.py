@@ -126,3 +126,27 @@ def test_a_deadline_never_moves_into_the_past_or_onto_itself(app, now):
     db.session.rollback()
     assert game.open_round.deadline == old
     assert "advance_deadline" not in actions(game)
+
+
+def test_the_command_line_creates_a_game_with_a_fresh_interval(runner):
+    result = runner.invoke(args=["game", "create", "Beryl", "--first-deadline",
+                                 "2027-01-10 20:00", "--timezone", "Europe/Berlin", "--early",
+                                 "--after-early", "fresh"])
+    assert result.exit_code == 0, result.output
+    assert games.find_game("Beryl").after_early == "fresh"
+    refused = runner.invoke(args=["game", "create", "Onyx", "--after-early", "soon"])
+    assert refused.exit_code != 0 and "'soon' is not one of 'calendar', 'fresh'" in refused.output
+
+
+def test_an_export_keeps_the_choice_and_an_older_export_keeps_the_calendar(app, now):
+    from vpsleuth.services import transfer
+
+    game = new_game("fresh")
+    games.start_game(game, now=now)
+    data = transfer.export_game(game, with_secret=True)
+    assert transfer.import_game(data, name="Copy").after_early == "fresh"
+    del data["game"]["after_early"]
+    assert transfer.import_game(data, name="Older").after_early == "calendar"
+    data["game"]["after_early"] = "soon"
+    with pytest.raises(Invalid, match="calendar or fresh"):
+        transfer.import_game(data, name="Broken")

@@ -8,7 +8,7 @@ from flask import url_for
 
 from ..models import Game
 from ..rules import Ruleset, RulesetError
-from ..schedule import Schedule, ScheduleError, explicit, weekly
+from ..schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..services import access, games, reports
 from ..services.errors import NotFound
 from . import bp, inputs
@@ -104,9 +104,14 @@ def create_game():
         hours = [inputs.integer(h, f"reminder_hours[{i}]", 1, 336) for i, h in
                  enumerate(inputs.array(body["reminder_hours"], "reminder_hours", 10))]
     rules = _rules(body["rules"]) if "rules" in body else None
+    after_early = "calendar"
+    if "after_early" in body.get("rules", {}):
+        after_early = inputs.choice(body["rules"]["after_early"], "rules.after_early",
+                                    AFTER_EARLY)
     game = games.create_game(name, _schedule(body["schedule"]), rules,
                              language=language, actor=who.actor,
-                             game_master_id=who.game_master.id, reminder_hours=hours)
+                             game_master_id=who.game_master.id, reminder_hours=hours,
+                             after_early=after_early)
     location = url_for("api.get_game", game_id=game.id)
     return game_detail(game, my_roles(who, game)), 201, {"Location": location}
 
@@ -147,7 +152,7 @@ _RULE_RANGES = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right":
 def _rules(value) -> Ruleset:
     if not isinstance(value, dict):
         raise BadInput("rules", "must be an object of house rules")
-    allowed = set(_RULE_RANGES) | {"bonuses", "early_resolution"}
+    allowed = set(_RULE_RANGES) | {"bonuses", "early_resolution", "after_early"}
     unknown = sorted(set(value) - allowed)
     if unknown:
         raise BadInput(f"rules.{unknown[0]}", f"unknown house rule; the house rules are "

@@ -93,6 +93,16 @@ def extend_deadline(game_id: int):
     return {"game_id": game.id, "round": round_brief(round_)}
 
 
+@bp.post(f"/games/{GAME_ID}/deadline")
+def move_deadline(game_id: int):
+    """Move the open round's deadline later or earlier, never into the past; players are told."""
+    game = gm_game(game_id)
+    body = inputs.json_object({"deadline"}, {"deadline"})
+    deadline = inputs.aware_time(body["deadline"], "deadline")
+    round_ = gm.move_deadline(game, deadline, actor=caller().actor)
+    return {"game_id": game.id, "round": round_brief(round_)}
+
+
 @bp.post(f"/games/{GAME_ID}/pause")
 def pause_game(game_id: int):
     """Stop the clock: no turns and no resolution until resumed."""

@@ -67,7 +67,8 @@ def game_detail(game: Game, my_roles: list[str]) -> dict:
         "rules": {"rounds": rules.rounds, "first_bonus_round": rules.first_bonus_round,
                   "bonuses": list(rules.bonuses), "points_right": rules.points_right,
                   "points_wrong": rules.points_wrong,
-                  "early_resolution": rules.early_resolution},
+                  "early_resolution": rules.early_resolution,
+                  "after_early": game.after_early},
         "reminder_hours": game.reminders,
         "schedule": {**schedule, "description":
                      Schedule.from_json(schedule).describe(game.language)},

@@ -139,6 +139,10 @@ PATHS = {
     "/games/{game_id}/extend": {"post": op(
         "extendDeadline", "Move the open round's deadline later", "Extended", params=G,
         body="ExtendInput", errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/deadline": {"post": op(
+        "moveDeadline", "Move the open round's deadline later or earlier, never into the past",
+        "Extended", params=G, body="ExtendInput", errors=(400, 403, 404, 409),
+        tag="game master")},
     "/games/{game_id}/pause": {"post": op(
         "pauseGame", "Stop the clock", "Game", params=G, body="Empty", body_required=False,
         errors=(400, 403, 404, 409), tag="game master")},

@@ -77,8 +77,12 @@ STATE = {"type": "string", "enum": ["setup", "running", "paused", "finished"]}
 SUMMARY = {"id": ID, "name": STRING, "state": STATE,
            "roles": array({"type": "string", "enum": ["game_master", "player"]}),
            "open_round": nullable(ref("RoundBrief"))}
+AFTER_EARLY = {"type": "string", "enum": ["calendar", "fresh"],
+               "description": "after a round closed early, the next deadline keeps the "
+                              "calendar, or is a fresh interval from the close"}
 RULES_OUT = {"rounds": INT, "first_bonus_round": INT, "bonuses": array(INT),
-             "points_right": INT, "points_wrong": INT, "early_resolution": BOOL}
+             "points_right": INT, "points_wrong": INT, "early_resolution": BOOL,
+             "after_early": AFTER_EARLY}
 RULE_LIMITS = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right": (1, 99),
                "points_wrong": (-99, 0)}
 
@@ -223,8 +227,8 @@ SCHEMAS: dict[str, dict] = {
                          for name, (low, high) in RULE_LIMITS.items()},
                       "bonuses": array({"type": "integer", "minimum": 0, "maximum": 99},
                                        maxItems=10),
-                      "early_resolution": BOOL}, optional=(*RULE_LIMITS, "bonuses",
-                                                           "early_resolution")),
+                      "early_resolution": BOOL, "after_early": AFTER_EARLY},
+                     optional=(*RULE_LIMITS, "bonuses", "early_resolution", "after_early")),
         "reminder_hours": array({"type": "integer", "minimum": 1, "maximum": 336},
                                 maxItems=10),
     }, optional=("language", "rules", "reminder_hours")),
@@ -233,7 +237,8 @@ SCHEMAS: dict[str, dict] = {
                          "language": LANGUAGE}, optional=("language",)),
     "PlayerChange": obj({"email": EMAIL}),
     "ExtendInput": obj({"deadline": {**TIME, "description":
-                                     "the new deadline, ISO 8601 with its offset"}}),
+                                     "the new deadline, ISO 8601 with its offset; "
+                                     "in the future"}}),
     "ResolveInput": obj({"round": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}),
     "Empty": obj({}, description="no fields (the body may be left out)"),
 }

@@ -28,13 +28,14 @@ from ..models import (
 )
 from ..rules import Distribution, Question, resolve, verify_commitment
 from .errors import Invalid
+from .games import check_after_early
 from .resolution import round_turns
 
 FORMAT = "vpsleuth-game/1"
 _GAME_FIELDS = ("name", "state", "language", "timezone", "schedule_json", "rounds",
                 "first_bonus_round", "bonuses", "points_right", "points_wrong",
                 "early_resolution", "reminder_hours", "commitment", "created_at", "started_at",
-                "paused_at", "finished_at")
+                "paused_at", "finished_at", "after_early")
 _PLAYER_FIELDS = ("id", "name", "email", "language", "timezone", "active", "joined_at",
                   "withdrawn_at", "wants_round_mail", "wants_reminders", "wants_confirmations")
 _ROUND_FIELDS = ("number", "deadline", "state", "opened_at", "resolved_at")
@@ -113,6 +114,7 @@ def import_game(data: dict, *, name: str | None = None) -> Game:
         raise Invalid("this export has no secret; export it as the GM (--with-secret)")
     game = Game()
     _set(game, g, _GAME_FIELDS, times=("created_at", "started_at", "paused_at", "finished_at"))
+    check_after_early(g.get("after_early", "calendar"))  # exports before it keep the calendar
     game.name = (name or g["name"]).strip()
     if db.session.scalar(select(Game.id).where(Game.name == game.name)):
         raise Invalid(f"a game called {game.name!r} exists already; import it under a new name")
