@@ -23,6 +23,9 @@ _DE = {
     "Total": "Gesamt",
     "Rank": "Platz",
     "no turn": "kein Zug",
+    "No turn: this player sent no turn this round, so no tips were scored.":
+        "Kein Zug: Dieser Spieler hat in dieser Runde keinen Zug geschickt, also wurden keine "
+        "Tipps gewertet.",
     "Standings after each round": "Stand nach jeder Runde",
     "Next deadline": "Nächster Abgabetermin",
     "Bonus points this round": "In dieser Runde gibt es Bonuspunkte",
