@@ -246,7 +246,7 @@ def test_the_console_speaks_german_when_chosen(gm_web, gm_running_game):
     gm_web.get("/lang/de")
     assert "Neue Partie" in text(gm_web.get("/gm/"))
     board = text(gm_web.get(f"/gm/games/{gm_running_game.id}/board"))
-    assert "Statustafel" in board and "Termin verlängern" in board
+    assert "Statustafel" in board and "Termin verschieben" in board
     assert "Abgabetermin" in board
     assert re.search(r'<span class="left" id="time-left">noch 9 T \d+ Std</span>', board)
     assert "Hausregeln" in text(gm_web.get("/gm/games/new"))

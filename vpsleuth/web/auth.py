@@ -9,8 +9,9 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 from ..extensions import db
 from ..mail import notify
 from ..models import Player
-from ..services import access, auth, sessions
+from ..services import auth, sessions
 from ..services.errors import ServiceError
+from .glance import game_cards
 from .session import LANGUAGES, current_language, current_viewer, sign_in, sign_out
 
 bp = Blueprint("auth", __name__)
@@ -31,7 +32,7 @@ def home():
     viewer = current_viewer()
     if viewer is None:
         return render_template("web/home.html", games=[])
-    return render_template("web/home.html", games=access.games_of(viewer))
+    return render_template("web/home.html", cards=game_cards(viewer))
 
 
 @bp.route("/signin", methods=["GET", "POST"])
@@ -70,9 +71,11 @@ def redeem(token: str):
         flash(exc.text(current_language()), "error")
         return render_template("web/auth/signin.html"), 400
     if granted.player_id is None:
-        target = session.get("next")
+        target = _safe_next(session.get("next"))
         sign_in(granted.email)
-        return redirect(_safe_next(target))
+        if target == url_for("auth.home") and current_viewer().is_gm:
+            target = url_for("gm.index")  # a GM lands on the console, which lists their play
+        return redirect(target)
     # An invitation: this one player in this one game, and nothing else.
     viewer = current_viewer()
     if viewer is None or viewer.email != granted.email or viewer.player_id is not None:

@@ -37,7 +37,7 @@ def board(game_id: int):
 
 @bp.post("/games/<int:game_id>/deadline")
 def extend(game_id: int):
-    """Move the open round's deadline later; the time is local to the game's zone."""
+    """Move the open round's deadline later or earlier; the time is local to the game's zone."""
     game = gm_game(game_id)
     form = TimeForm()
     if not form.validate():
@@ -48,7 +48,7 @@ def extend(game_id: int):
         form.deadline.errors = [str(exc)]
         return _board(game, 400, form)
     try:
-        round_ = gm.extend_deadline(game, deadline, actor=actor())
+        round_ = gm.move_deadline(game, deadline, actor=actor())
     except ServiceError as exc:
         return _board(game, refused(exc), form)
     say("The deadline of round {n} is now {when}; the players are told.", n=round_.number,

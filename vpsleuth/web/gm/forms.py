@@ -9,7 +9,7 @@ from wtforms import BooleanField, IntegerField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
 from ...rules import Ruleset
-from ...schedule import Schedule, ScheduleError, explicit, weekly
+from ...schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..inputs import MAX_ID
 
 # Selects are rendered by the templates (web/gm/_macros.html) from these lists;
@@ -47,6 +47,7 @@ class NewGameForm(FlaskForm):
     points_right = IntegerField(default=1, validators=[InputRequired(WHOLE)])
     points_wrong = IntegerField(default=-2, validators=[InputRequired(WHOLE)])
     early_resolution = BooleanField(default=False)
+    after_early = StringField(default="calendar", validators=[AnyOf(AFTER_EARLY, CHOOSE)])
     reminders = StringField(default="24, 4")
     schedule_kind = StringField(default="weekly",
                                 validators=[AnyOf(["weekly", "explicit"], CHOOSE)])
@@ -110,6 +111,12 @@ class TimeForm(FlaskForm):
     """A new deadline, local time in the game's zone."""
 
     deadline = StringField(validators=[InputRequired(REQUIRED)])
+
+
+class AfterEarlyForm(FlaskForm):
+    """After a round closes early: the next deadline keeps the calendar or is fresh."""
+
+    after_early = StringField(validators=[InputRequired(CHOOSE), AnyOf(AFTER_EARLY, CHOOSE)])
 
 
 class RoundForm(FlaskForm):

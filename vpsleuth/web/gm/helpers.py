@@ -30,6 +30,8 @@ LABELS = {
         "create_game": "game created", "add_player": "player invited",
         "withdraw_player": "player withdrawn", "start_game": "game started",
         "extend_deadline": "deadline extended", "pause_game": "game paused",
+        "advance_deadline": "deadline brought forward",
+        "set_after_early": "deadline after an early close chosen",
         "resume_game": "game resumed", "resolve_round": "round resolved",
         "enter_turn": "turn entered", "change_email": "address changed",
         "view_distribution": "distribution viewed",

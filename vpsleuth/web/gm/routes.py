@@ -11,9 +11,10 @@ from ...rules import RulesetError
 from ...schedule import Schedule, ScheduleError
 from ...services import games, gm, lobby, reports, turns
 from ...services.errors import ServiceError
+from ..glance import game_cards
 from ..session import current_language, current_viewer
 from . import bp
-from .forms import InviteForm, NewGameForm
+from .forms import AfterEarlyForm, InviteForm, NewGameForm
 from .helpers import actor, game_player, gm_game, refused, say
 from .lobby import listing_input
 
@@ -34,7 +35,8 @@ def index():
         status = turns.round_status(game) if live else []
         rows.append((game, game.open_round if live else None,
                      sum(1 for s in status if s.submitted), len(status)))
-    return render_template("web/gm/index.html", rows=rows)
+    playing = [card for card in game_cards(current_viewer()) if card.at.player is not None]
+    return render_template("web/gm/index.html", rows=rows, playing=playing)
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -67,7 +69,8 @@ def new_game():
                 game = games.create_game(form.name.data, schedule, rules,
                                          language=form.language.data, actor=actor(),
                                          game_master_id=current_viewer().gm_id,
-                                         reminder_hours=hours)
+                                         reminder_hours=hours,
+                                         after_early=form.after_early.data)
             except ServiceError as exc:
                 errors["form"] = exc.message
             else:
@@ -92,6 +95,24 @@ def _game_page(game: Game, invite: InviteForm, status: int = 200, **extra):
     done = [(r.number, _report_url(game, r.number)) for r in reports.resolved_rounds(game)]
     return render_template("web/gm/game.html", game=game, invite=invite, schedule=schedule,
                            reports=done, **extra), status
+
+
+@bp.post("/games/<int:game_id>/after-early")
+def after_early(game_id: int):
+    """After a round closes early: keep the calendar or start a fresh interval (audited)."""
+    game = gm_game(game_id)
+    form = AfterEarlyForm()
+    if not form.validate():
+        say("Choose one of the offered values.", "error")
+        return _game_page(game, InviteForm(language=game.language), 400)
+    try:
+        gm.set_after_early(game, form.after_early.data, actor=actor())
+    except ServiceError as exc:
+        return _game_page(game, InviteForm(language=game.language), refused(exc))
+    say("Saved: after an early close the next deadline keeps the calendar."
+        if game.after_early == "calendar" else
+        "Saved: after an early close the next round gets a whole interval from the close.")
+    return redirect(url_for("gm.game", game_id=game.id) + "#schedule")
 
 
 @bp.post("/games/<int:game_id>/players")

@@ -8,6 +8,7 @@ from ...services import notebook as notebooks
 from ...services import reports, turns
 from ...services.access import is_gm_of
 from ..feeds import feed_token
+from ..glance import turn_rows
 from ..session import current_language, current_viewer, login_required
 from . import bp
 from .common import deadline_of, member_game, player_game
@@ -31,6 +32,7 @@ def game(game_id: int):
         "web/player/game.html", game=game, player=player, round=round_, standing=standing,
         deadline=deadline_of(round_, game, player) if round_ else None,
         resolved=reports.resolved_rounds(game), feeds=feeds,
+        turns_in=turn_rows(round_, game, player) if round_ else [],
         is_gm=is_gm_of(current_viewer(), game), rules=game.ruleset)
 
 
