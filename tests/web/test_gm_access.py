@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
-from vpsleuth.models import ApiToken, AuditEntry, Game, OutboxMessage, Round
+from vpsleuth.models import ApiToken, AuditEntry, Game, JoinRequest, OutboxMessage, Round
 from vpsleuth.services import accounts
 
 GM_EMAIL, OTHER_GM, ADA = "gm@example.org", "other-gm@example.org", "ada@example.org"
@@ -19,6 +19,8 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
     player = game.players[0]
     mail = db.session.scalars(select(OutboxMessage).where(OutboxMessage.game_id == game.id)).first()
     token = db.session.scalars(select(ApiToken)).first()
+    asked = db.session.scalars(select(JoinRequest).where(JoinRequest.game_id == game.id)).first()
+    request_id = asked.id if asked else 1
     g = f"/gm/games/{game.id}"
     return [
         ("GET", "/gm/", {}),
@@ -43,6 +45,9 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
         ("GET", f"{g}/distribution", {}),
         ("POST", f"{g}/distribution", {"confirm": "yes"}),
         ("GET", f"{g}/audit", {}),
+        ("POST", f"{g}/listing", {"open_to_join": "y", "max_players": "5"}),
+        ("POST", f"{g}/requests/{request_id}/accept", {"name": "Cleo"}),
+        ("POST", f"{g}/requests/{request_id}/decline", {}),
         ("GET", "/gm/outbox", {}),
         ("GET", f"/gm/outbox/{mail.id}", {}),
         ("POST", f"/gm/outbox/{mail.id}/forward", {}),
@@ -101,7 +106,7 @@ def test_another_gm_gets_404_without_the_name_on_every_page_and_action_of_a_game
     before = snapshot()
     per_game = [r for r in gm_routes(gm_running_game, gm_later())
                 if r[1].startswith("/gm/games/") and not r[1].endswith("/new")]
-    assert len(per_game) == 15
+    assert len(per_game) == 18
     for method, path, data in per_game:
         response = otto.post(path, data) if method == "POST" else otto.get(path)
         assert response.status_code == 404, (method, path)

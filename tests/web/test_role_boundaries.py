@@ -25,7 +25,8 @@ from vpsleuth import models
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage, Player, utcnow
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, auth, games, heartbeat, resolution
+from vpsleuth.services import accounts, auth, games, heartbeat, lobby, resolution
+from vpsleuth.services.access import viewer_for
 from vpsleuth.web.feeds import feed_token
 
 GAIL, OTTO = "gail@example.org", "otto@example.org"
@@ -46,7 +47,7 @@ EMAIL = {"p1": ADA, "p2": CY, "gm1": GAIL, "gm2": OTTO, "inv1": VERA}
 # status itself. Rows are "METHOD rule" with <g> <p> <n> <mail> <tok> short for the
 # rule's int parameters (SHORT), and an optional query filled like the path.
 SHORT = {"<g>": "<int:game_id>", "<p>": "<int:player_id>", "<n>": "<int:number>",
-         "<mail>": "<int:message_id>", "<tok>": "<int:token_id>"}
+         "<mail>": "<int:message_id>", "<tok>": "<int:token_id>", "<req>": "<int:request_id>"}
 TABLE = {
     #                                                    anon  p1    p2    gm1   gm2   inv1
     "GET /":                                            "ok    ok    ok    ok    ok    ok",
@@ -65,6 +66,11 @@ TABLE = {
     "POST /settings":                                   "login bad   404   404   404   404",
     "GET /settings/address/<token>":                    "ok    ok    ok    ok    ok    ok",
     "POST /settings/address/<token>":                   "bad   bad   bad   bad   bad   bad",
+    # Open games: for anyone signed in by a link of their own (not by an invitation). Game 1
+    # is open; Otto has asked to join it, so he is refused a second time, as are its members.
+    "GET /games/open":                                  "login ok    ok    ok    ok    403",
+    "GET /games/open/<g>":                              "login ok    ok    ok    ok    403",
+    "POST /games/open/<g>":                             "login bad   bad   bad   bad   403",
     # The players' pages of game 1: its members read them; its GM has no turn or sheet.
     "GET /games/<g>":                                   "login ok    404   ok    404   ok",
     "GET /games/<g>/rounds":                            "login ok    404   ok    404   ok",
@@ -103,6 +109,9 @@ TABLE = {
     "GET /gm/games/<g>/distribution":                   "login 404   404   ok    404   404",
     "POST /gm/games/<g>/distribution":                  "login 404   404   ok    404   404",
     "GET /gm/games/<g>/audit":                          "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/listing":                       "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/requests/<req>/accept":         "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/requests/<req>/decline":        "login 404   404   ok    404   404",
     "POST /gm/games/<g>/players/<p>/withdraw":          "login 404   404   ok    404   404",
     "POST /gm/games/<g>/pause":                         "login 404   404   ok    404   404",
     "GET /gm/outbox":                                   "login 403   403   ok    ok    403",
@@ -117,6 +126,8 @@ TABLE = {
 FORMS = {
     "POST /settings": {"player_id": "{ada_id}", "language": "xx"},  # Ada's row, a bad value
     "POST /gm/tokens": {"label": "x" * 81},  # too long a label
+    "POST /gm/games/<g>/listing": {"open_to_join": "y", "max_players": "many"},
+    "POST /gm/games/<g>/requests/<req>/accept": {"name": "Ada"},  # a name taken
 }
 # Authorised calls that do change things (even with an empty form): run last, in table
 # order, and left out of the "nothing changed" check.
@@ -125,6 +136,7 @@ CHANGES = {
     "POST /gm/tokens/<tok>/revoke": "gm1",
     "POST /gm/games/<g>/players/<p>/withdraw": "gm1",
     "POST /gm/games/<g>/pause": "gm1",
+    "POST /gm/games/<g>/requests/<req>/decline": "gm1",  # Otto is told by mail
 }
 # Routes that end the session: each identity tries them with a session of its own.
 ENDS_SESSION = {"POST /signout", "POST /signout/everywhere"}
@@ -174,8 +186,9 @@ def snapshot() -> tuple:
     m = models
     return (tuple(count(table) for table in (
                 m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
-                m.TurnVersion, m.StandingTip, m.StandingQuestion)),
-            rows(m.Game.id, m.Game.state),
+                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest)),
+            rows(m.Game.id, m.Game.state, m.Game.open_to_join, m.Game.max_players),
+            rows(m.JoinRequest.id, m.JoinRequest.state),
             rows(m.Round.id, m.Round.state, m.Round.deadline),
             rows(m.Player.id, m.Player.email, m.Player.active, m.Player.language,
                  m.Player.timezone, m.Player.wants_round_mail, m.Player.wants_reminders,
@@ -205,6 +218,8 @@ class World:
         _, other = _game(GAME_2, OTTO, {"Cy": CY})
         _, self.vera_game = _game(GAME_3, VERA, {}, start=False)
         self.ada, self.vera = self.game.players
+        lobby.set_listing(self.game, open_to_join=True, max_players=None, actor=GAIL)
+        otto_asks = lobby.ask_to_join(viewer_for(OTTO), self.game.id, "Otto")
         ada_mail = self.invitation(self.ada)
         self.vera_link = LINK.search(self.invitation(self.vera).body_text).group(1)
         gail_token, _ = accounts.issue_api_token(game_master=gail, label="gail-bot")
@@ -214,6 +229,7 @@ class World:
             "message_id": ada_mail.id, "token_id": gail_token.id, "ada_id": self.ada.id,
             "ada_feed": feed_token(self.ada), "cy_feed": feed_token(other.players[0]),
             "token": "not-a-sign-in-link", "code": "en", "filename": "style.css",
+            "request_id": otto_asks.id,
         }
         db.session.commit()
 
@@ -251,7 +267,10 @@ def forbidden_words(who: str, world: World) -> set[str]:
     words = set()
     for game in db.session.scalars(select(Game)):
         if game.name not in MEMBER_OF[who]:
-            words |= {game.name} | {p.email for p in game.players}
+            # An open game's name (never its players) is shown to everyone signed in by a
+            # link of their own.
+            listed = game.open_to_join and who not in ("anon", "inv1")
+            words |= (set() if listed else {game.name}) | {p.email for p in game.players}
     return words - {EMAIL.get(who)}
 
 
