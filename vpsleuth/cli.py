@@ -292,7 +292,8 @@ def list_players(game):
     """List a game's players."""
     for p in games.find_game(game).players:
         click.echo(f"{p.id:>4}  {p.name:<20} {p.email:<30} {p.language} "
-                   f"{'active' if p.active else 'withdrawn'}")
+                   f"{'active' if p.active else 'withdrawn'} "
+                   f"{'joined' if p.first_signed_in_at else 'invited'}")
 
 
 @click.group("turn")

@@ -126,7 +126,9 @@ class Player(db.Model):
     wants_round_mail: Mapped[bool] = mapped_column(default=True)
     wants_reminders: Mapped[bool] = mapped_column(default=True)
     wants_confirmations: Mapped[bool] = mapped_column(default=True)
-    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)  # invited
+    # First signed in, or sent a turn by mail, web or API: None while only invited.
+    first_signed_in_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # Raised when the address changes: reply keys and feed links made before stop working.
     key_generation: Mapped[int] = mapped_column(default=0, server_default="0")

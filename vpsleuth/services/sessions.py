@@ -20,6 +20,7 @@ from sqlalchemy import delete, func, or_, select, update
 
 from ..extensions import db
 from ..models import GameMaster, Player, WebSession, utcnow
+from . import presence
 
 TOUCH = timedelta(minutes=5)  # how stale "last seen" may be (no write per request)
 
@@ -36,6 +37,7 @@ def start(email: str, *, player_id: int | None = None, now: datetime | None = No
     db.session.add(WebSession(token_hash=_hash(raw), email=email.strip().lower(),
                               player_id=player_id, created_at=now, last_seen_at=now,
                               expires_at=now + lifetime))
+    presence.signed_in(email, player_id, now)  # an invited player who signs in has joined
     db.session.commit()
     return raw
 

@@ -37,7 +37,8 @@ _GAME_FIELDS = ("name", "state", "language", "timezone", "schedule_json", "round
                 "early_resolution", "reminder_hours", "commitment", "created_at", "started_at",
                 "paused_at", "finished_at", "after_early")
 _PLAYER_FIELDS = ("id", "name", "email", "language", "timezone", "active", "joined_at",
-                  "withdrawn_at", "wants_round_mail", "wants_reminders", "wants_confirmations")
+                  "withdrawn_at", "wants_round_mail", "wants_reminders", "wants_confirmations",
+                  "first_signed_in_at")
 _ROUND_FIELDS = ("number", "deadline", "state", "opened_at", "resolved_at")
 _VERSION_FIELDS = ("id", "player_id", "channel", "text", "received_at", "entered_by",
                    "status", "errors")
@@ -125,7 +126,7 @@ def import_game(data: dict, *, name: str | None = None) -> Game:
     players, rounds, versions = {}, {}, {}
     for p in data["players"]:
         player = Player(game=game)
-        _set(player, p, _PLAYER_FIELDS, times=("joined_at", "withdrawn_at"))
+        _set(player, p, _PLAYER_FIELDS, times=("joined_at", "withdrawn_at", "first_signed_in_at"))
         db.session.add(player)
         players[p["id"]] = player
     for r in data["rounds"]:

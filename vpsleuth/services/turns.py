@@ -25,6 +25,7 @@ from ..models import (
 from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
 from ..schedule import format_deadline
+from . import presence
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     version = TurnVersion(game_id=game.id, player_id=player.id, channel=channel, text=text,
                           received_at=now, entered_by=entered_by or player.email)
     db.session.add(version)
+    presence.turn_received(player, channel, now)  # an invited player who writes has joined
     # The player, game and rounds this request loaded stay loaded (four queries
     # fewer); what must be current is checked when the turn is applied (_lock).
     commit_keeping_loaded()

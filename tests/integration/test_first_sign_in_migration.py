@@ -1,0 +1,84 @@
+"""Migration a1f0c0de0001: players who already showed up are "joined" after the upgrade.
+
+The earliest of their own turns (mail, web, API) and the sessions of their
+address (full, or opened by their own invitation) is taken; a player with
+neither, or only a turn the GM entered, stays invited.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+from vpsleuth import create_app
+from vpsleuth.extensions import db
+
+POSTGRES_ADMIN_URL = os.environ.get(
+    "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+DATABASES = [d.strip() for d in
+             os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",") if d]
+BEFORE, REVISION = "3e9d7b1c5a62", "a1f0c0de0001"
+ROWS = [
+    "INSERT INTO game (id, name, state, language, timezone, schedule_json, rounds, "
+    "first_bonus_round, bonuses, points_right, points_wrong, early_resolution, created_at) "
+    "VALUES (1, 'G', 'running', 'en', 'UTC', '{}', 12, 5, '3,2,1', 1, -2, false, "
+    "'2026-01-01 00:00:00')",
+    *(f"INSERT INTO player (id, game_id, name, email, language, active, joined_at) VALUES "
+      f"({i}, 1, '{name}', '{name.lower()}@example.org', 'en', true, '2026-01-01 00:00:00')"
+      for i, name in enumerate(["Ada", "Ben", "Cy", "Dee", "Eve"], start=1)),
+    # Ada: a full session on the 3rd and a mailed turn on the 2nd
+    "INSERT INTO web_session (token_hash, email, created_at, last_seen_at, expires_at) VALUES "
+    "('h1', 'ada@example.org', '2026-01-03 09:00:00', '2026-01-03 09:00:00', "
+    "'2026-02-01 00:00:00')",
+    "INSERT INTO turn_version (game_id, player_id, channel, text, received_at, entered_by, "
+    "status, errors) VALUES (1, 1, 'email', :text, '2026-01-02 08:00:00', 'ada', 'accepted', '')",
+    # Ben: a session opened by his invitation link
+    "INSERT INTO web_session (token_hash, email, player_id, created_at, last_seen_at, "
+    "expires_at) VALUES ('h2', 'ben@example.org', 2, '2026-01-04 10:00:00', "
+    "'2026-01-04 10:00:00', '2026-02-01 00:00:00')",
+    # Cy: only a turn the GM entered; Dee: an invitation session of another player
+    "INSERT INTO turn_version (game_id, player_id, channel, text, received_at, entered_by, "
+    "status, errors) VALUES (1, 3, 'gm', :text, '2026-01-02 08:00:00', 'gm', 'accepted', '')",
+    "INSERT INTO web_session (token_hash, email, player_id, created_at, last_seen_at, "
+    "expires_at) VALUES ('h3', 'dee@example.org', 5, '2026-01-04 10:00:00', "
+    "'2026-01-04 10:00:00', '2026-02-01 00:00:00')",
+]
+
+
+@pytest.fixture(params=DATABASES)
+def empty_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'm.db'}"
+        return
+    admin = create_engine(make_url(POSTGRES_ADMIN_URL), isolation_level="AUTOCOMMIT")
+    name = f"vpsleuth_mig_{uuid.uuid4().hex[:10]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def test_players_on_record_as_having_shown_up_are_joined_after_the_upgrade(empty_url):
+    app = create_app({"SQLALCHEMY_DATABASE_URI": empty_url})
+    with app.app_context():
+        upgrade(revision=BEFORE)
+        with db.engine.begin() as conn:
+            for row in ROWS:
+                conn.execute(text(row), {"text": b"TIP A RD1"} if ":text" in row else {})
+        upgrade(revision=REVISION)
+        with db.engine.connect() as conn:
+            first = {name: at and str(at)[:19] for name, at in conn.execute(text(
+                "SELECT name, first_signed_in_at FROM player ORDER BY id"))}
+        assert first == {"Ada": "2026-01-02 08:00:00", "Ben": "2026-01-04 10:00:00",
+                         "Cy": None, "Dee": None, "Eve": None}
+        downgrade(revision=BEFORE)
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM player")).scalar() == 5
+        db.engine.dispose()
