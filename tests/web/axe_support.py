@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from axe_playwright_python.base import AXE_SCRIPT
-from playwright.sync_api import Page
+from playwright.sync_api import BrowserContext, Page
 
 # WCAG 2.0 and 2.1, levels A and AA: what the issue asks of every page.
 OPTIONS = {"runOnly": {"type": "tag",
@@ -42,6 +42,12 @@ class Findings:
 def axe_version(page: Page) -> str:
     inject(page)
     return page.evaluate("() => axe.version")
+
+
+def preload(context: BrowserContext) -> None:
+    """Have every page of ``context`` load axe-core itself, before the page's own scripts
+    (sent to the browser once, not once per page)."""
+    context.add_init_script(AXE_SCRIPT)
 
 
 def inject(page: Page) -> None:

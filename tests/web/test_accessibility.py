@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from axe_support import FAILING, Findings, axe_version, check
+from axe_support import FAILING, Findings, axe_version, check, preload
 from browser_support import chromium, live_sqlite
 from sqlalchemy import select
 
@@ -30,7 +30,8 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, auth, games, resolution, turns
+from vpsleuth.services import accounts, auth, games, lobby, resolution, turns
+from vpsleuth.services.access import viewer_for
 
 WIDTHS = {"360": {"width": 360, "height": 800}, "1280": {"width": 1280, "height": 900}}
 LANGUAGES = ("en", "de")
@@ -71,6 +72,13 @@ class World:
                           channel="web")
         resolution.resolve_round(self.ended, number=1)
         self.setup = self._game("Quartz Row", gail, Ruleset(), start=False)
+        # Open games: Opal Court with a request waiting, Beryl Gate for Ada to ask to join.
+        lobby.set_listing(self.running, open_to_join=True, max_players=6)
+        lobby.ask_to_join(viewer_for("dan@example.org"), self.running.id, "Dan",
+                          "Evenings only, please.\nI play by mail.")
+        self.beryl = self._game("Beryl Gate", gail, Ruleset(),
+                                players={"Ben": PLAYERS["Ben"], "Cleo": PLAYERS["Cleo"]})
+        lobby.set_listing(self.beryl, open_to_join=True, max_players=4)
         mail = db.session.scalars(select(OutboxMessage).where(
             OutboxMessage.game_id == self.running.id).order_by(OutboxMessage.id)).first()
         token, _ = accounts.issue_api_token(game_master=gail, label="sheet")
@@ -79,10 +87,10 @@ class World:
         db.session.commit()
 
     @staticmethod
-    def _game(name, gail, rules, start=True):
+    def _game(name, gail, rules, start=True, players=PLAYERS):
         game = games.create_game(name, weekly(local(3), "Europe/Berlin"), rules, actor=GM,
                                  game_master_id=gail.id)
-        for player, email in PLAYERS.items():
+        for player, email in players.items():
             games.add_player(game, player, email, actor=GM)
         if start:
             games.start_game(game, seed=3, actor=GM)
@@ -144,6 +152,9 @@ def visits(app, world: World) -> list[Visit]:
               submit("#confirm-distribution")),
         Visit("check your mail", "anon", "/signin",
               submit("form.stack button[type=submit]", {"#email": "nobody@example.org"})),
+        Visit("open game, ask to join", "player", f"/games/open/{world.beryl.id}"),
+        Visit("open game, request refused", "player", f"/games/open/{world.beryl.id}",
+              submit("#send-join-request", {"#join-name": "Ben"})),
         Visit("error 404", "player", "/games/999999"),
         Visit("error 403", "player", "/gm/"),
         Visit("error 404, signed out", "anon", "/no-such-page"),
@@ -153,6 +164,7 @@ def visits(app, world: World) -> list[Visit]:
 
 def open_context(browser, base: str, who: str, lang: str, scheme: str):
     context = browser.new_context(viewport=WIDTHS["1280"], color_scheme=scheme)
+    preload(context)
     page = context.new_page()
     if who != "anon":
         token = auth.issue_token(GM if who == "gm" else ADA)
