@@ -150,11 +150,63 @@ def test_prefill_fills_the_grid_with_last_rounds_tips_without_saving(moonstone, 
     resolution.resolve_round(moonstone)
     page = ada.get(f"/games/{moonstone.id}/turn").get_data(as_text=True)
     assert checked(page, "RD1") == ""
-    assert f'href="/games/{moonstone.id}/turn?prefill=last"' in page
+    assert 'name="action" value="prefill"' in page
+    assert """data-tips='{"BP2": "A", "RD1": "A", "YO3": "X"}'""" in page
     page = ada.get(f"/games/{moonstone.id}/turn?prefill=last").get_data(as_text=True)
     assert "Last round&#39;s tips are filled in" in page
     assert (checked(page, "RD1"), checked(page, "BP2"), checked(page, "YO3")) == ("A", "A", "X")
     assert turns.standing_turn(moonstone.open_round, player).is_empty
+
+
+def test_fill_in_without_the_script_keeps_what_was_picked_and_written(moonstone, ada):
+    player = games.find_player(moonstone, "Ada")
+    turns.submit_turn(player, "TIP A RD1, BP2\nTIP X YO3", channel="web")
+    resolution.resolve_round(moonstone)
+    data = form_fields(ada, moonstone, action="prefill", q_place="C", q_colour="R",
+                       tip_RD1="C", tip_GO2="F", text="TIP G GP3")
+    response = ada.post(f"/games/{moonstone.id}/turn", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and "Last round&#39;s tips are filled in" in page
+    assert "keep your choice: 1." in page  # RD1 stays at C
+    assert [checked(page, g) for g in ("RD1", "BP2", "YO3", "GO2")] == ["C", "A", "X", "F"]
+    assert '<option value="C" selected>C</option>' in page and ">TIP G GP3</textarea>" in page
+    assert versions(player)[-1].round_id != moonstone.open_round.id, "nothing was saved"
+
+
+def test_one_save_sends_the_choices_then_the_written_lines(moonstone, ada):
+    data = form_fields(ada, moonstone, q_place="E", q_colour="B", tip_RD1="A",
+                       text="TIP B BP2\nTIP C RD1\n")
+    assert ada.post(f"/games/{moonstone.id}/turn", data=data).status_code == 302
+    player = games.find_player(moonstone, "Ada")
+    assert versions(player)[-1].text == "QUESTION E blue\nTIP A RD1\nTIP B BP2\nTIP C RD1\n"
+    standing = turns.standing_turn(moonstone.open_round, player)
+    assert standing.tips == {GEM_BY_CODE["RD1"]: "C", GEM_BY_CODE["BP2"]: "B"}, \
+        "a later line wins"
+
+
+def test_written_lines_alone_leave_an_untouched_form_out_of_the_turn(moonstone, ada):
+    player = games.find_player(moonstone, "Ada")
+    turns.submit_turn(player, "QUESTION G solitaire\nTIP A RD1", channel="email")
+    data = form_fields(ada, moonstone, q_place="G", q_size="1", tip_RD1="A", text="TIP B BP2")
+    assert ada.post(f"/games/{moonstone.id}/turn", data=data).status_code == 302
+    assert versions(player)[-1].text == "TIP B BP2"
+    assert len(turns.standing_turn(moonstone.open_round, player).tips) == 2
+
+
+def test_refused_lines_are_numbered_as_written_and_shown_with_the_text(moonstone, ada):
+    text = "TIP B BP2\nTIP H GO1"
+    data = form_fields(ada, moonstone, tip_RD1="A", tip_YO3="X", text=text)
+    response = ada.post(f"/games/{moonstone.id}/turn", data=data)
+    page = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "<strong>line 2</strong>: &#39;H&#39; is not a location" in page
+    errors_at, text_at = page.index('id="text-errors"'), page.index('<textarea id="turn-text"')
+    assert 0 < text_at - errors_at < 1200, "the errors stand just above the text"
+    assert page.index('id="problems"') < errors_at and "line 2" not in page[:errors_at]
+    assert re.search(r'<textarea id="turn-text"[^>]*aria-invalid="true" autofocus>', page)
+    assert f">{text}</textarea>" in page and checked(page, "RD1") == "A", "nothing is lost"
+    assert turns.standing_turn(moonstone.open_round,
+                               games.find_player(moonstone, "Ada")).is_empty
 
 
 def test_after_the_deadline_the_form_says_the_round_is_closed_and_refuses(moonstone, ada):

@@ -83,3 +83,18 @@ def test_the_grid_has_nine_rows_of_four_gems_covering_all_36():
     assert len(rows) == 9 and all(len(gems) == 4 for _, _, gems in rows)
     assert len({g.code for _, _, gems in rows for g in gems}) == 36
     assert [g.code for g in rows[0][2]] == ["RD1", "BD1", "GD1", "YD1"]
+
+
+def test_a_form_knows_whether_it_still_shows_the_standing_turn():
+    standing = Turn(parse_question("E blue opal"), {GEM_BY_CODE["RD1"]: "A"})
+    assert posted(q_place="E", q_colour="B", q_kind="O", tip_RD1="A").shows(standing)
+    assert not posted(q_place="E", q_colour="B", q_kind="O").shows(standing)
+    assert not posted(q_place="E", q_colour="B", tip_RD1="A").shows(standing)
+    assert posted().shows(Turn())
+
+
+def test_filling_in_last_rounds_tips_keeps_every_pick_already_made():
+    form = posted(tip_RD1="C", tip_GO2="F")
+    last = {GEM_BY_CODE["RD1"]: "A", GEM_BY_CODE["BP2"]: "A", GEM_BY_CODE["GO2"]: "F"}
+    assert form.fill_in(last) == (1, 1)  # BP2 filled in; RD1 kept at C (GO2 agrees)
+    assert form.tips == {"RD1": "C", "GO2": "F", "BP2": "A"}

@@ -249,7 +249,7 @@ def test_a_game_master_and_two_players_play_two_rounds_in_their_browsers(app, ba
     bert.click("#paste summary")
     de = {g.code: g.name("de") for g in GEMS}
     bert.fill("#turn-text", f"FRAGE A Diamant\nTIPP C {de[a[3]]}\nTIPP A {de[a[4]]}, X {de[b0]}\n")
-    bert.click("#send-text")
+    bert.click("#save-turn")  # one save: the choices above (none) and the text
     expect(bert.locator(".flash.ok")).to_have_text("Dein Zug für Runde 1 ist gespeichert.")
     bert_tips = {a[3]: "C", a[4]: "A", b0: "X"}
     expect(bert.locator("#standing-text")).to_have_text(
@@ -284,7 +284,7 @@ def test_a_game_master_and_two_players_play_two_rounds_in_their_browsers(app, ba
     ada.click("nav.game-nav >> text=Your turn")
     ada.click("#paste summary")
     ada.fill("#turn-text", "QUESTION C red\nREPEAT\n")
-    ada.click("#send-text")
+    ada.click("#save-turn")
     expect(ada.locator(".flash.ok")).to_have_text("Your turn for round 2 is saved.")
     expect(ada.locator("#standing-text")).to_have_text(
         turn_text(("QUESTION", "TIP"), "C red", ada_tips))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from flask import flash, redirect, render_template, request, url_for
 
 from ...i18n import translate
@@ -42,11 +44,12 @@ def _closed_reason(game: Game, player: Player, round_: Round | None, lang: str) 
 
 def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, status: int = 200,
             line_errors=(), problem: str | None = None, pasted: str = "",
-            prefilled: bool | None = None):
+            prefilled: bool | None = None, kept: int = 0):
     lang = current_language()
     round_ = game.open_round
     last = next((r for r in turns.round_status(game) if r.player.id == player.id), None)
     previous = game.round(round_.number - 1) if round_ is not None else None
+    last_tips = turns.standing_turn(previous, player).tips if previous is not None else {}
     page = render_template(
         "web/player/turn.html", game=game, player=player, round=round_, form=form,
         deadline=deadline_of(round_, game, player) if round_ else None,
@@ -54,7 +57,8 @@ def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, statu
         standing_text=None if standing.is_empty else format_turn(
             standing.question, standing.tips, lang),
         last=last if last is not None and last.last_at else None,
-        previous=previous, prefilled=prefilled, line_errors=list(line_errors),
+        previous=previous, last_tips={g.code: loc for g, loc in last_tips.items()},
+        prefilled=prefilled, kept=kept, line_errors=list(line_errors),
         problem=problem, pasted=pasted, rows=gem_rows(), locations=LOCATIONS,
         placeholders=PLACEHOLDERS, colours=COLOURS, kinds=KINDS, sizes=SIZES,
         max_text=MAX_TEXT)
@@ -78,35 +82,65 @@ def turn(game_id: int):
 @bp.post("/games/<int:game_id>/turn")
 @login_required
 def save_turn(game_id: int):
-    """Save the grid (``action=save``) or a pasted turn (``action=text``)."""
+    """Save the turn: the choices in the form, then any lines written in the turn language.
+
+    One save for both, so a corrected text is never lost to the other button.
+    ``action=prefill`` (the fill-in button without the page's script) shows the
+    form again with last round's tips added where nothing is picked, saving
+    nothing; ``action=text`` is a page from before, sending its text alone.
+    """
     game, player = player_game(game_id)
     lang = current_language()
     round_ = game.open_round
     standing = turns.standing_turn(round_, player) if round_ is not None else Turn()
     posted_round = whole_number(request.form, "round")
-    if request.form.get("action") == "text":
+    action = request.form.get("action", "save")
+    if action == "text":
         return _save_text(game, player, standing, posted_round)
     form = TurnForm.from_post(request.form, lang)
+    pasted = request.form.get("text", "")
+    if len(pasted) > MAX_TEXT:
+        problem = translate(lang, "The text is too long: at most {} characters.").format(MAX_TEXT)
+        return _render(game, player, form, standing, status=422, problem=problem,
+                       pasted=pasted[:MAX_TEXT])
+    if action == "prefill":
+        return _prefill(game, player, form, standing, pasted)
     if form.errors:
         problem = translate(lang, "Your turn was not saved; please correct the marked fields.")
-        return _render(game, player, form, standing, status=422, problem=problem)
+        return _render(game, player, form, standing, status=422, problem=problem, pasted=pasted)
     if posted_round is None:
         problem = translate(lang, "This form is incomplete or out of date; please reload the page.")
-        return _render(game, player, form, standing, status=400, problem=problem)
+        return _render(game, player, form, standing, status=400, problem=problem, pasted=pasted)
     if round_ is None or posted_round != round_.number:
         # A form for a round that is over: the service refuses it, naming the open round.
-        return _submit(game, player, form.to_text(Turn(), lang), posted_round, form, standing)
-    if request.form.get("basis") != basis_of(standing):
+        return _submit(game, player, form.to_text(Turn(), lang) + pasted, posted_round, form,
+                       standing, pasted=pasted)
+    changed = not form.shows(standing)
+    if changed and request.form.get("basis") != basis_of(standing):
         problem = translate(lang, "Your turn was changed elsewhere (by email or by the game "
                                   "master) since you opened this page. Your entries are kept "
                                   "below; the turn standing now is shown as text. Check and "
                                   "save again.")
-        return _render(game, player, form, standing, status=409, problem=problem)
-    text = form.to_text(standing, lang)
-    if not text:
+        return _render(game, player, form, standing, status=409, problem=problem,
+                       pasted=pasted)
+    # Written lines apply after the form's choices; an untouched form adds nothing to them.
+    choices = form.to_text(standing, lang) if changed or not pasted.strip() else ""
+    if not (choices + pasted).strip():
         flash(translate(lang, "Nothing to save: choose a question or place tips first."), "info")
         return redirect(url_for("player.turn", game_id=game.id))
-    return _submit(game, player, text, posted_round, form, standing)
+    return _submit(game, player, choices + pasted, posted_round, form, standing, pasted=pasted,
+                   first_line=choices.count("\n"))
+
+
+def _prefill(game: Game, player: Player, form: TurnForm, standing: Turn, pasted: str):
+    """The posted form again with last round's tips where nothing is picked; nothing saved."""
+    round_ = game.open_round
+    if round_ is None or round_.number == 1:
+        return _render(game, player, form, standing, prefilled=False, pasted=pasted)
+    last_tips = turns.standing_turn(game.round(round_.number - 1), player).tips
+    _, kept = form.fill_in(last_tips)
+    return _render(game, player, form, standing, prefilled=bool(last_tips), kept=kept,
+                   pasted=pasted)
 
 
 def _save_text(game: Game, player: Player, standing: Turn, posted_round: int | None):
@@ -121,8 +155,12 @@ def _save_text(game: Game, player: Player, standing: Turn, posted_round: int | N
 
 
 def _submit(game: Game, player: Player, text: str, posted_round: int | None, form: TurnForm,
-            standing: Turn, pasted: str = ""):
-    """Hand the text to the service; on refusal show why and keep what was entered."""
+            standing: Turn, pasted: str = "", first_line: int = 0):
+    """Hand the text to the service; on refusal show why and keep what was entered.
+
+    ``first_line``: how many lines of the form's choices come before the written
+    text, so that refused lines are numbered as the player sees them.
+    """
     lang = current_language()
     try:
         sub = turns.submit_turn(player, text, channel="web", entered_by=current_viewer().email,
@@ -130,7 +168,9 @@ def _submit(game: Game, player: Player, text: str, posted_round: int | None, for
     except TurnRefused as exc:
         problem = translate(lang, "Your turn was not applied; nothing of it counts. "
                                   "Please fix these lines:")
-        return _render(game, player, form, standing, status=422, line_errors=exc.errors,
+        errors = [replace(e, line=e.line - first_line) if e.line > first_line else e
+                  for e in exc.errors]
+        return _render(game, player, form, standing, status=422, line_errors=errors,
                        problem=problem, pasted=pasted)
     except (RoundClosed, WrongState) as exc:
         return _render(game, player, form, turns.standing_turn(game.open_round, player)

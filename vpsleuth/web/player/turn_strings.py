@@ -3,6 +3,28 @@
 from ...i18n import add
 
 add("de", {
+    # the turn form
+    "Your turn was not applied; nothing of it counts.":
+        "Dein Zug wurde nicht übernommen; nichts davon zählt.",
+    "The lines to fix are shown with your text.": "Die zu korrigierenden Zeilen stehen bei "
+                                                  "deinem Text.",
+    "The text is too long: at most {} characters.": "Der Text ist zu lang: höchstens {} "
+                                                     "Zeichen.",
+    "Gems you had picked already keep your choice: {}.":
+        "Steine, die du schon gewählt hattest, behalten deine Wahl: {}.",
+    "How to place tips": "Wie du tippst", "By gem": "Nach Stein", "By place": "Nach Platz",
+    "X: the one gem nobody holds. Pick it here.":
+        "X: der eine Stein, den niemand hat. Wähle ihn hier.",
+    "Pick the gems you think {} holds (five each). A gem tipped elsewhere moves here.":
+        "Wähle die Steine, die {} deiner Meinung nach hat (je fünf). Ein anderswo getippter "
+        "Stein wandert hierher.",
+    "now at {}": "jetzt bei {}",
+    "Write lines in the turn language": "Zeilen in der Zugsprache schreiben",
+    "Applied after your choices above, in the order written; a later line wins. A refused "
+    "line refuses the whole turn.":
+        "Sie gelten nach deiner Auswahl oben, in der geschriebenen Reihenfolge; eine spätere "
+        "Zeile gewinnt. Eine abgelehnte Zeile lehnt den ganzen Zug ab.",
+    "Changes not saved yet": "Änderungen noch nicht gespeichert",
     # the information sheet and the notebook
     "Every question of every round, by attribute and placeholder: the answer, the round and "
     "who asked.": "Jede Frage jeder Runde, nach Merkmal und Platzhalter: die Antwort, die Runde "

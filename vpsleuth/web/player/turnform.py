@@ -72,6 +72,26 @@ class TurnForm:
         form._check_question(lang)
         return form
 
+    def shows(self, turn: Turn) -> bool:
+        """Whether the form shows exactly ``turn`` (nothing was changed in it)."""
+        other = TurnForm.from_turn(turn)
+        return (self.placeholder, self.attributes, self.tips) == (
+            other.placeholder, other.attributes, other.tips)
+
+    def fill_in(self, tips: Mapping) -> tuple[int, int]:
+        """Add ``tips`` (e.g. last round's) for gems without a pick; picks made stay.
+
+        Returns (gems filled in, picks kept that differ from ``tips``).
+        """
+        filled = kept = 0
+        for gem, location in tips.items():
+            if gem.code not in self.tips:
+                self.tips[gem.code] = location
+                filled += 1
+            elif self.tips[gem.code] != location:
+                kept += 1
+        return filled, kept
+
     @property
     def attributes(self) -> list[str]:
         return [code for code in (self.colour, self.kind, self.size) if code]
