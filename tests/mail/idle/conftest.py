@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 
 import pytest
 from dovecot_server import PrivateDovecot
@@ -39,7 +40,7 @@ def server():
 @pytest.fixture
 def own(app, server):
     """A folder of this test's own on that server, configured in the app."""
-    mailbox = own_mailbox(app, server, f"own{id(app)}")
+    mailbox = own_mailbox(app, server, f"own{time.monotonic_ns()}")
     yield mailbox
     with contextlib.suppress(Exception):
         mailbox.conn.logout()
