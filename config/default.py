@@ -46,6 +46,9 @@ INVITATION_HOURS = 168  # the link in an invitation works once, for a week
 SIGN_IN_PER_HOUR = 5  # links mailed to one address asked for from one client, an hour
 SIGN_IN_PER_ADDRESS_PER_HOUR = 10  # to one address from all clients together (no mail bombs)
 SIGN_IN_PER_CLIENT_PER_HOUR = 20  # requests from one client (IP) for any addresses
+# Open games: requests to join, per address and per game, in a sliding day
+JOIN_REQUESTS_PER_ADDRESS_PER_DAY = 10
+JOIN_REQUESTS_PER_GAME_PER_DAY = 30
 
 # Web: set true when served over HTTPS (production), so cookies never travel in clear.
 SESSION_COOKIE_SECURE = False

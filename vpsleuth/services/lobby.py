@@ -26,7 +26,7 @@ LISTED_STATES = ("setup", "running", "paused")  # an ended game is never listed
 MAX_MESSAGE = 1000
 MAX_PLAYERS = 1000
 DAY = timedelta(days=1)
-# Defaults; each can be set like any setting (VPSLEUTH_JOIN_REQUESTS_PER_ADDRESS_PER_DAY, ...).
+# Defaults where a config lacks them (config/default.py has both).
 LIMITS = {"JOIN_REQUESTS_PER_ADDRESS_PER_DAY": 10, "JOIN_REQUESTS_PER_GAME_PER_DAY": 30}
 
 
