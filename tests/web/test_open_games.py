@@ -289,3 +289,16 @@ def test_the_new_game_form_lists_the_game_as_open_with_a_limit(gm_web):
     refused = gm_web.post("/gm/games/new", game_form(name="Opal", max_players="zero"))
     assert refused.status_code == 400 and "whole number" in text(refused)
     assert db.session.scalar(select(Game.id).where(Game.name == "Opal")) is None
+
+
+def test_after_the_game_ends_a_waiting_request_can_still_be_declined(listed, gm_web, gm_web_as):
+    ask(gm_web_as(CLEO), listed)
+    request = db.session.scalars(select(JoinRequest)).one()
+    game = fresh(Game, listed.id)
+    game.state = "finished"
+    db.session.commit()
+    page = text(gm_web.get(f"/gm/games/{listed.id}"))
+    assert "decline-request" in page and "accept-request" not in page
+    assert gm_web.post(f"/gm/games/{listed.id}/requests/{request.id}/accept").status_code == 409
+    assert gm_web.post(f"/gm/games/{listed.id}/requests/{request.id}/decline").status_code == 302
+    assert [m.to_addr for m in mails("join_declined")] == [CLEO]
