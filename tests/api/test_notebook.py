@@ -34,7 +34,8 @@ def test_marks_and_notes_are_written_and_read_back_and_what_is_left_out_stays(ap
     ({"marks": []}, "marks"), ({"marks": {"RD4": {"A": "yes"}}}, "marks"),
     ({"marks": {"RD1": "A"}}, "marks.RD1"), ({"marks": {"RD1": {"H": "yes"}}}, "marks.RD1"),
     ({"marks": {"RD1": {"A": "sure"}}}, "marks.RD1.A"), ({"notes": 5}, "notes"),
-    ({"notes": "x" * 20_001}, "notes"), ({"colour": "red"}, "colour"),
+    ({"notes": None}, "notes"),
+    ({"notes": "x" * 20_001}, "notes"), ({"colour": "red"}, "colour"), ({}, ""),
 ])
 def test_a_bad_body_is_refused_naming_its_field_and_changes_nothing(api, cast, url, body, field):
     api.put(url, cast["ada"], {"notes": "kept"})

@@ -45,9 +45,11 @@ def put_notebook(game_id: int):
     """Replace the marks, the notes, or both; what is left out stays."""
     game, player = notebook_player(game_id)
     body = inputs.json_object({"marks", "notes"})
+    if not body:
+        raise BadInput("", "send a JSON object with marks, notes or both")
     marks = _marks(body["marks"]) if "marks" in body else None
     notes = body.get("notes")
-    if notes is not None and not isinstance(notes, str):
+    if "notes" in body and not isinstance(notes, str):
         raise BadInput("notes", "must be a string")
     if notes is not None and len(notes) > notebooks.MAX_NOTES:
         raise BadInput("notes", f"must be at most {notebooks.MAX_NOTES} characters")

@@ -188,6 +188,7 @@ SCHEMAS: dict[str, dict] = {
                                 "master's included, can read it"),
     # request bodies
     "NotebookInput": obj({"marks": MARKS, "notes": NOTES}, optional=("marks", "notes"),
+                         minProperties=1,
                          description="marks replace every mark (unlisted cells are "
                                      "cleared); what is left out stays"),
     "TextTurn": obj({"text": {"type": "string", "minLength": 1, "maxLength": 65536,
