@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from sqlalchemy import case, func, select
+
 from ..extensions import db
-from ..models import Player, utcnow
+from ..models import Game, GameMaster, Player, utcnow
 from ..schedule import ScheduleError, to_local
+from .access import Viewer
 from .errors import Invalid
 from .games import LANGUAGES
 
@@ -31,3 +34,25 @@ def update_preferences(player: Player, *, wants_round_mail: bool, wants_reminder
     player.language, player.timezone = language, zone
     db.session.commit()
     return player
+
+
+def site_language(viewer: Viewer) -> str | None:
+    """The language a signed-in person reads the pages in, by their own setting.
+
+    A GM: the account's language. A player: the language set for their newest
+    game, games still running before finished ones, active before withdrawn
+    (the one player, for a session opened by an invitation link). None when
+    there is nothing to go by.
+    """
+    if viewer.is_gm:
+        gm = db.session.get(GameMaster, viewer.gm_id)
+        if gm is not None:
+            return gm.language
+    query = (select(Player.language).join(Game, Player.game_id == Game.id)
+             .where(func.lower(Player.email) == viewer.email)
+             .order_by(case((Player.active, 0), else_=1),
+                       case((Game.state == "finished", 1), else_=0), Game.id.desc())
+             .limit(1))
+    if viewer.player_id is not None:
+        query = query.where(Player.id == viewer.player_id)
+    return db.session.scalar(query)

@@ -11,7 +11,7 @@ from functools import wraps
 
 from flask import g, redirect, request, session, url_for
 
-from ..services import sessions
+from ..services import preferences, sessions
 from ..services.access import Viewer, viewer_for
 
 LANGUAGES = ("en", "de")
@@ -60,9 +60,12 @@ def _forget() -> None:
 
 
 def current_language() -> str:
-    """The page language: chosen in the session, else the browser's preference."""
+    """The page language: chosen in this session (/lang/<code>), else the signed-in
+    person's own setting (their games' or GM account's), else the browser's preference."""
     if "lang" not in g:
         chosen = session.get("lang")
+        if chosen not in LANGUAGES and current_viewer() is not None:
+            chosen = preferences.site_language(current_viewer())
         g.lang = chosen if chosen in LANGUAGES else (
             request.accept_languages.best_match(LANGUAGES) or "en")
     return g.lang

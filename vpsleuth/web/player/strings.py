@@ -154,7 +154,8 @@ add("de", {
     "Round reports always come, and so does a confirmation of a turn someone else entered for "
     "you.": "Rundenberichte kommen immer, ebenso eine Bestätigung, wenn jemand anderes einen Zug "
             "für dich eingegeben hat.",
-    "Language of the mails": "Sprache der Mails", "Time zone": "Zeitzone", "Save": "Speichern",
+    "Language of the pages and mails": "Sprache der Seiten und Mails", "Time zone": "Zeitzone",
+    "Save": "Speichern",
     "An IANA name such as Europe/Berlin; empty: the game's time zone":
         "Ein IANA-Name wie Europe/Berlin; leer: die Zeitzone der Partie",
     "API tokens": "API-Schlüssel",
