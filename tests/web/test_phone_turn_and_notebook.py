@@ -330,3 +330,32 @@ def test_the_notebook_works_without_script_too(live, ctx, browser):
     expect(page.locator("#notes")).to_have_value("no script here")
     assert page.url.endswith("#cell-GO1-C")
     clean(page)
+
+
+def test_the_turn_form_works_without_script(live, ctx, browser):
+    _, base = live
+    game = new_game("Turn without script")
+    turns.submit_turn(games.find_player(game, "Cleo"), "TIP A RD1\nTIP X YO3", channel="email")
+    resolution.resolve_round(game)
+    page = watch(browser.new_context(viewport=SIZES["narrow"], java_script_enabled=False)
+                 .new_page())
+    token = auth.issue_token(f"cleo.{game.id}@example.org")
+    db.session.commit()
+    page.goto(f"{base}/signin/{token}")
+    page.click("#confirm-sign-in")
+    page.goto(f"{base}/games/{game.id}/turn")
+    expect(page.locator("#by-place")).to_be_hidden()  # the grid is the way without script
+    expect(page.locator("#view-switch")).to_be_hidden()
+    page.click("label[for=tip-RD1-B]")
+    page.click("#paste summary")
+    page.fill("#turn-text", "QUESTION C pearl")
+    page.click("#prefill")  # a form post: picks and text come back, nothing saved
+    expect(page.locator("#prefill-note")).to_contain_text("keep your choice: 1")
+    expect(page.locator("#tip-RD1-B")).to_be_checked()
+    expect(page.locator("#tip-YO3-X")).to_be_checked()
+    expect(page.locator("#turn-text")).to_have_value("QUESTION C pearl")
+    assert standing(game, "Cleo") == {}
+    page.click("#save-turn")
+    expect(page.locator(".flash.ok")).to_contain_text("round 2 is saved")
+    assert standing(game, "Cleo") == {"RD1": "B", "YO3": "X"}
+    clean(page)
