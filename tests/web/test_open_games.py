@@ -302,3 +302,12 @@ def test_after_the_game_ends_a_waiting_request_can_still_be_declined(listed, gm_
     assert gm_web.post(f"/gm/games/{listed.id}/requests/{request.id}/accept").status_code == 409
     assert gm_web.post(f"/gm/games/{listed.id}/requests/{request.id}/decline").status_code == 302
     assert [m.to_addr for m in mails("join_declined")] == [CLEO]
+
+
+def test_an_exported_game_keeps_its_player_limit_but_is_not_listed_where_it_is_imported(
+        listed):
+    from vpsleuth.services import transfer
+
+    data = transfer.export_game(fresh(Game, listed.id), with_secret=True)
+    copy = transfer.import_game(data, name="Emerald (copy)")
+    assert (copy.max_players, copy.open_to_join) == (4, False)
