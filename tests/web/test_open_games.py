@@ -109,6 +109,7 @@ def test_the_gm_sees_requests_on_the_game_page_and_accepting_sends_the_normal_in
     request = db.session.scalars(select(JoinRequest)).one()
     page = text(gm_web.get(f"/gm/games/{listed.id}"))
     assert "Requests to join" in page and CLEO in page and "Sunday evenings suit me." in page
+    assert "Requests to join: 1" in words(gm_web.get("/gm/"))  # the console's list says so
     response = gm_web.post(f"/gm/games/{listed.id}/requests/{request.id}/accept",
                            {"name": "Cleo"})
     assert response.status_code == 302
@@ -126,6 +127,7 @@ def test_the_gm_sees_requests_on_the_game_page_and_accepting_sends_the_normal_in
     assert "accept_join" in actions and "add_player" in actions
     # Decided once: a second accept changes nothing.
     assert gm_web.post(f"/gm/games/{listed.id}/requests/{request.id}/accept").status_code == 409
+    assert "Requests to join" not in text(gm_web.get("/gm/"))  # none waiting
 
 
 def test_declining_tells_the_requester_by_mail_in_the_language_they_asked_in(

@@ -40,7 +40,8 @@ def listing_input(form=None) -> tuple[bool, int | None]:
 
 @bp.context_processor
 def join_request_helpers() -> dict:
-    return {"join_requests": lobby.requests_for, "game_is_full": lobby.is_full}
+    return {"join_requests": lobby.requests_for, "game_is_full": lobby.is_full,
+            "pending_requests": lobby.pending_count}
 
 
 def _refused(exc: ServiceError) -> int:
