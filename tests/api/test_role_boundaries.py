@@ -21,7 +21,8 @@ from sqlalchemy import func, select
 from vpsleuth import models
 from vpsleuth.extensions import db
 from vpsleuth.models import Game
-from vpsleuth.services import accounts, resolution
+from vpsleuth.services import accounts, lobby, resolution
+from vpsleuth.services.access import viewer_for
 
 from .helpers import make_game
 
@@ -71,6 +72,13 @@ TABLE = {
     "POST /games/{game_id}/resolve":                       "401   403   404   bad   404   403",
     "GET /games/{game_id}/audit":                          "401   403   404   ok    404   403",
     "GET /games/{game_id}/distribution":                   "401   403   404   bad   404   403",
+    # Open games: game 1 is listed and Otto has asked to join it; only its GM sees him.
+    "PUT /games/{game_id}/listing":                        "401   403   404   bad   404   403",
+    "GET /games/{game_id}/join-requests":                  "401   403   404   ok    404   403",
+    "POST /games/{game_id}/join-requests/{request_id}/accept":
+                                                           "401   403   404   bad   404   403",
+    "POST /games/{game_id}/join-requests/{request_id}/decline":
+                                                           "401   403   404   bad   404   403",
 }
 # Routes of the API blueprint that openapi.json leaves out on purpose: any other path
 # under /api/v1 is a JSON 404 for everyone, token or not. (rule -> a path it matches)
@@ -93,8 +101,9 @@ def snapshot() -> tuple:
     m = models
     return (tuple(count(table) for table in (
                 m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
-                m.TurnVersion, m.StandingTip, m.StandingQuestion)),
-            rows(m.Game.id, m.Game.state),
+                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest)),
+            rows(m.Game.id, m.Game.state, m.Game.open_to_join, m.Game.max_players),
+            rows(m.JoinRequest.id, m.JoinRequest.state),
             rows(m.Round.id, m.Round.state, m.Round.deadline),
             rows(m.Player.id, m.Player.email, m.Player.active),
             rows(m.ApiToken.id, m.ApiToken.revoked_at))
@@ -122,13 +131,16 @@ def callers(app) -> tuple[dict, dict[str, str | None]]:
     other = make_game(GAME_2, otto.id, [("Cy", CY)])
     make_game(GAME_3, vera_gm.id, [], start=False)
     ada, vera = game.players
+    lobby.set_listing(game, open_to_join=True, max_players=None)
+    otto_asks = lobby.ask_to_join(viewer_for(OTTO), game.id, "Otto")
     tokens = {"anon": None,
               "p1": accounts.issue_api_token(player=ada)[1],
               "p2": accounts.issue_api_token(player=other.players[0])[1],
               "gm1": accounts.issue_api_token(game_master=gail)[1],
               "gm2": accounts.issue_api_token(game_master=otto)[1],
               "vera": accounts.issue_api_token(player=vera)[1]}
-    return {"game_id": game.id, "player_id": ada.id, "number": 1}, tokens
+    return {"game_id": game.id, "player_id": ada.id, "number": 1,
+            "request_id": otto_asks.id}, tokens
 
 
 def forbidden_words(who: str) -> set[str]:

@@ -32,7 +32,7 @@ def document() -> dict:
         "servers": [{"url": PREFIX}],
         "security": [{"bearerAuth": []}],
         "tags": [{"name": "meta"}, {"name": "games"}, {"name": "turns"},
-                 {"name": "notebook"}, {"name": "game master"}],
+                 {"name": "notebook"}, {"name": "game master"}, {"name": "open games"}],
         "paths": PATHS,
         "components": {
             "securitySchemes": {"bearerAuth": {

@@ -35,6 +35,7 @@ PARAMETERS = {
     "GameId": _param("game_id", "the game's id"),
     "PlayerId": _param("player_id", "the player's id (see the game's players)"),
     "RoundNumber": _param("number", "the round's number, from 1"),
+    "RequestId": _param("request_id", "the request's id (see the game's join requests)"),
     "Lang": {"name": "lang", "in": "query", "required": False,
              "description": "language of question texts (default: the game's)",
              "schema": {"type": "string", "enum": ["en", "de"]}},
@@ -72,6 +73,7 @@ def op(op_id: str, summary: str, schema: str, *, errors: tuple[int, ...] = (), s
 
 G = ("GameId",)
 GP = ("GameId", "PlayerId")
+GR = ("GameId", "RequestId")
 _TURN_ERRORS = (400, 403, 404, 409, 422)
 
 PATHS = {
@@ -160,4 +162,20 @@ PATHS = {
         "getDistribution", "The secret distribution and salt (audited); needs confirm=yes",
         "Distribution", params=(*G, "Confirm"), errors=(400, 403, 404, 409),
         tag="game master")},
+    "/games/{game_id}/listing": {"put": op(
+        "putListing", "List the game as open to requests to join, and set its player limit",
+        "Listing", params=G, body="ListingInput", errors=(400, 403, 404, 409),
+        tag="open games")},
+    "/games/{game_id}/join-requests": {"get": op(
+        "listJoinRequests", "The listing and every request to join (names, addresses, "
+        "messages): the game master's only", "JoinRequests", params=G, errors=(403, 404),
+        tag="open games")},
+    "/games/{game_id}/join-requests/{request_id}/accept": {"post": op(
+        "acceptJoinRequest", "Add the requester as a player; the normal invitation is mailed",
+        "Player", status=201, params=GR, body="AcceptInput", body_required=False,
+        errors=(400, 403, 404, 409), tag="open games")},
+    "/games/{game_id}/join-requests/{request_id}/decline": {"post": op(
+        "declineJoinRequest", "Decline a request; the requester is told by mail",
+        "JoinRequest", params=GR, body="Empty", body_required=False,
+        errors=(400, 403, 404, 409), tag="open games")},
 }

@@ -242,4 +242,22 @@ SCHEMAS: dict[str, dict] = {
                                      "in the future"}}),
     "ResolveInput": obj({"round": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}),
     "Empty": obj({}, description="no fields (the body may be left out)"),
+    "ListingInput": obj({"open": BOOL, "max_players": nullable(
+                         {"type": "integer", "minimum": 1, "maximum": 1000})},
+                        optional=("max_players",),
+                        description="open: listed at /games/open for anyone signed in to ask "
+                                    "to join; max_players: active players at most (null or "
+                                    "left out: no limit)"),
+    "Listing": obj({"game_id": ID, "open": BOOL, "max_players": nullable(ID),
+                    "players": INT, "full": BOOL}),
+    "JoinRequest": obj({"id": ID, "game_id": ID, "name": STRING, "email": STRING,
+                        "language": LANGUAGE, "message": STRING,
+                        "state": {"type": "string", "enum": ["pending", "accepted", "declined"]},
+                        "created_at": TIME, "decided_at": nullable(TIME),
+                        "player_id": nullable(ID)}),
+    "JoinRequests": obj({"game_id": ID, "open": BOOL, "max_players": nullable(ID),
+                         "players": INT, "full": BOOL,
+                         "requests": array(ref("JoinRequest"))}),
+    "AcceptInput": obj({"name": {**ONE_LINE, "maxLength": 80}}, optional=("name",),
+                       description="name: another name than the one asked for"),
 }
