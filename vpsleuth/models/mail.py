@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from markupsafe import escape
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -16,7 +17,10 @@ class MailBody(db.Model):
 
     A round report is the same for every player of a language and zone, and a
     1,000-player round would otherwise store it 2,000 times (text and HTML per
-    mail); mails queued together with the same body share one row.
+    mail); mails queued together with the same body share one row. A round's
+    mail greets each player by name: its body is stored once without the name,
+    with the places the name goes (slot_text, slot_html: character offsets), and
+    each mail keeps its own name (OutboxMessage.slot).
     """
 
     __tablename__ = "mail_body"
@@ -24,6 +28,8 @@ class MailBody(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     text: Mapped[str] = mapped_column(Text)
     html: Mapped[str | None] = mapped_column(Text)
+    slot_text: Mapped[int | None] = mapped_column(Integer)
+    slot_html: Mapped[int | None] = mapped_column(Integer)
 
 
 class OutboxMessage(db.Model):
@@ -53,15 +59,25 @@ class OutboxMessage(db.Model):
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str] = mapped_column(Text, default="")
+    slot: Mapped[str | None] = mapped_column(Text)  # this mail's own text in a shared body
     body: Mapped[MailBody] = relationship()
 
     @property
     def body_text(self) -> str:
-        return self.body.text
+        """The text as sent: the body, with this mail's own part (the name) in its place."""
+        body = self.body
+        if body.slot_text is None or self.slot is None:
+            return body.text
+        return body.text[:body.slot_text] + self.slot + body.text[body.slot_text:]
 
     @property
     def body_html(self) -> str | None:
-        return self.body.html
+        """The HTML as sent (the name escaped), or None for a text-only mail."""
+        body = self.body
+        if body.html is None or body.slot_html is None or self.slot is None:
+            return body.html
+        at = body.slot_html
+        return body.html[:at] + str(escape(self.slot)) + body.html[at:]
 
 
 class InboundMessage(db.Model):
