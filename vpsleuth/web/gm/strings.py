@@ -70,7 +70,8 @@ add("de", {
     "Status board of round": "Statustafel der Runde",
     "Round reports": "Rundenberichte",
     "No round has been resolved yet.": "Noch keine Runde ist ausgewertet.",
-    "Players": "Spieler", "joined": "dabei seit", "invited": "eingeladen", "withdrawn": "zurückgezogen",
+    "Players": "Spieler", "joined": "dabei seit", "invited": "eingeladen",
+    "withdrawn": "zurückgezogen",
     "Change address": "Adresse ändern", "New address of": "Neue Adresse von", "Save": "Speichern",
     "Withdraw this player? They no longer play or score.":
         "Diesen Spieler zurückziehen? Er spielt und punktet dann nicht mehr.",
