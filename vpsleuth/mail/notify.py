@@ -12,7 +12,13 @@ from ..models import Game, Player, Round
 from ..orders import LineError, format_turn
 from ..rules import Turn
 from ..schedule import format_deadline
-from . import outbox
+from . import outbox, threads
+
+
+def _answering(channel: str) -> threads.Answered | None:
+    """The received mail a mail to a player answers: the one being handled, if the turn
+    came by mail (a turn from the web or the GM answers no mail)."""
+    return threads.answered() if channel == "email" else None
 
 
 def sign_in_url(token: str) -> str:
@@ -77,7 +83,8 @@ def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
     if not (player.wants_confirmations or by_other):
         return
     outbox.queue("confirmation", player.email, "confirmation", player.language,
-                 game=player.game, player=player, round=round_, channel=channel,
+                 game=player.game, player=player, reply=_answering(channel), round=round_,
+                 channel=channel,
                  by_gm=channel == "gm", deadline=_deadline(player, round_),
                  turn=format_turn(standing.question, standing.tips, player.language),
                  signoff=signoff)
@@ -95,7 +102,8 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
 
     taking_turns = round_ is not None and round_.state == "open" and utcnow() < round_.deadline
     outbox.queue("refused", player.email, "refused", player.language, game=player.game,
-                 player=player, errors=errors or [], reason=reason, round=round_,
+                 player=player, reply=threads.answered(), errors=errors or [], reason=reason,
+                 round=round_,
                  deadline=_deadline(player, round_) if taking_turns else None)
 
 
@@ -177,4 +185,5 @@ def deadline_moved(game: Game, round_: Round, why: str) -> None:
 
 def not_understood(to: str, reason: str, lang: str = "en") -> None:
     """A polite refusal to a sender we cannot match to a player (no Reply-To key)."""
-    outbox.queue("not_understood", to, "not_understood", lang, reason=reason)
+    outbox.queue("not_understood", to, "not_understood", lang, reply=threads.answered(),
+                 reason=reason)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import smtplib
-import uuid
 from datetime import datetime, timedelta
 
 from flask import current_app, render_template
@@ -25,16 +25,13 @@ from ..extensions import db
 from ..i18n import translator
 from ..links import base_url
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
+from . import threads
+from .keys import reply_address
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
 STALE_CLAIM = timedelta(minutes=10)
 STATUSES = ("pending", "sending", "sent", "failed")
-
-
-def message_domain() -> str:
-    """The domain of our Message-IDs: the one of REPLY_ADDRESS."""
-    return current_app.config["REPLY_ADDRESS"].rpartition("@")[2] or "localhost"
 
 
 def render(template: str, lang: str, **context) -> tuple[str, str, str]:
@@ -81,31 +78,35 @@ def reads(template: str, lang: str) -> frozenset[str] | None:
 
 def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
             player: Player | None = None, auto: bool = True,
-            rendered: tuple[str, str, str] | None = None, **context) -> dict:
+            rendered: tuple[str, str, str] | None = None,
+            reply: threads.Answered | None = None, **context) -> dict:
     """One rendered mail as a dict of outbox columns and its body_text and body_html:
     what queue() stores, for queue_all().
 
     ``rendered``: the (subject, text, html) of this very mail to another player,
-    to reuse when its templates do not read ``player`` (see reads()).
+    to reuse when its templates do not read ``player`` (see reads()); ``reply``:
+    the received mail this one answers (see threads).
     """
-    from .keys import reply_address
-
     subject, text, html = rendered or render(template, lang, game=game, player=player,
                                              **context)
-    headers = {"Auto-Submitted": "auto-generated"} if auto else {}
-    if player is not None:
-        headers["Reply-To"] = reply_address(player)
+    if reply is not None:
+        subject = reply.reply_subject(subject)[:300]
+    domain = threads.message_domain()
+    headers = threads.headers(auto=auto, player=player, game=game, reply=reply, domain=domain,
+                              reply_to=reply_address(player) if player is not None else None)
     return dict(
         kind=kind, game_id=game.id if game else None, player_id=player.id if player else None,
         to_addr=to, subject=subject, body_text=text, body_html=html,
-        headers=json.dumps(headers), message_id=f"<{uuid.uuid4().hex}.{kind}@{message_domain()}>",
+        headers=json.dumps(headers), message_id=f"<{os.urandom(16).hex()}.{kind}@{domain}>",
     )
 
 
 def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
-          player: Player | None = None, auto: bool = True, **context) -> OutboxMessage:
+          player: Player | None = None, auto: bool = True,
+          reply: threads.Answered | None = None, **context) -> OutboxMessage:
     """Add a rendered mail to the session (committed with the caller's transaction)."""
-    values = message(kind, to, template, lang, game=game, player=player, auto=auto, **context)
+    values = message(kind, to, template, lang, game=game, player=player, auto=auto,
+                     reply=reply, **context)
     body = MailBody(text=values.pop("body_text"), html=values.pop("body_html"))
     msg = OutboxMessage(body=body, **values)
     db.session.add(msg)

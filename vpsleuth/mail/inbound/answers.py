@@ -19,7 +19,7 @@ from sqlalchemy import case, func, select
 from ...extensions import db
 from ...models import OutboxMessage, Player
 from ...orders import LineError
-from .. import notify, outbox
+from .. import notify, outbox, threads
 
 OVER_LIMIT = "over_limit"  # the outbox kind of the notice to a keyed player
 
@@ -108,8 +108,8 @@ def over_limit(player: Player, limit: int, now: datetime) -> str:
     if told:
         return "the player was told within the past hour already"
     outbox.queue(OVER_LIMIT, player.email, "refused", player.language, game=player.game,
-                 player=player, errors=[], reason=reason("over_limit", player.language,
-                                                         limit=limit))
+                 player=player, reply=threads.answered(), errors=[],
+                 reason=reason("over_limit", player.language, limit=limit))
     return "told the player, once this hour"
 
 

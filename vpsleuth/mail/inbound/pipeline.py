@@ -33,7 +33,7 @@ from ...models import InboundMessage, Player, utcnow
 from ...orders import signoff
 from ...services import turns
 from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
-from .. import keys
+from .. import keys, threads
 from . import answers, classify, mime, reply, thread
 from .store import TOO_LARGE, stored_row
 
@@ -90,7 +90,8 @@ def process(row_id: int, *, now: datetime | None = None, force: bool = False) ->
 def _run(row: InboundMessage, now: datetime | None, *, force: bool) -> InboundMessage:
     now, row_id = now or utcnow(), row.id
     try:
-        _process(row, now, force)
+        with threads.answering(row.raw):  # the replies queued on the way answer this mail
+            _process(row, now, force)
     except Exception as exc:
         log.exception("inbound message %s failed", row_id)
         db.session.rollback()

@@ -4,17 +4,22 @@ A reply to "round 3 is open" that arrives after round 3 closed must not slip
 into round 4 unnoticed: submit_turn refuses it, naming the open round. Only
 mails that ask for a turn pin the round (round opened, reminder, confirmation,
 deadline moved); a reply to a round report is a turn for the open round.
+
+A confirmation that answers a mailed turn carries the player's subject ("Re:
+..."), not ours: its round is the round of the turn it confirmed, found through
+the mail it answers (its In-Reply-To).
 """
 
 from __future__ import annotations
 
+import json
 import re
 from email.message import Message
 
 from sqlalchemy import select
 
 from ...extensions import db
-from ...models import OutboxMessage, Player
+from ...models import InboundMessage, OutboxMessage, Player, Round, TurnVersion
 from .mime import header
 
 _ROUND = re.compile(
@@ -50,6 +55,16 @@ def answered_mail(msg: Message, player: Player) -> OutboxMessage | None:
 def round_of_reply(msg: Message, player: Player) -> int | None:
     """The round the reply is for: from the mail it answers, else from its subject."""
     ours = answered_mail(msg, player)
-    if ours is not None:
-        return round_in_subject(ours.subject)
-    return round_in_subject(header(msg, "Subject"))
+    if ours is None:
+        return round_in_subject(header(msg, "Subject"))
+    headers = json.loads(ours.headers or "{}")
+    if headers.get("Auto-Submitted") != "auto-replied":
+        return round_in_subject(ours.subject)  # a subject of our own
+    if ours.kind != "confirmation" or not headers.get("In-Reply-To"):
+        return None  # a refusal (or a notice) answers with the player's subject: no round
+    return db.session.scalar(
+        select(Round.number).join(TurnVersion, TurnVersion.round_id == Round.id)
+        .join(InboundMessage, InboundMessage.turn_version_id == TurnVersion.id)
+        .where(InboundMessage.message_id == headers["In-Reply-To"],
+               InboundMessage.player_id == player.id)
+        .order_by(InboundMessage.id.desc()).limit(1))
