@@ -99,8 +99,8 @@ def install(packages: list[Package], *, is_root: bool, search_path: str,
     if not is_root or apt_get is None:
         reason = "this run is not root" if not is_root else "there is no apt-get here"
         raise Unmet(f"The tests need Debian packages that are not installed ({why}), and "
-                    f"{reason}, so it cannot install them. Install them and run again:\n"
-                    f"    sudo apt-get install -y {names}")
+                    f"{reason}, so it cannot install them: run `sudo apt-get install -y "
+                    f"{names}`, then the tests again.")
     say(f"Installing {names} with apt-get ({why}); this takes a few minutes, once.")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     lock_wait = ["-o", "DPkg::Lock::Timeout=600"]
