@@ -115,7 +115,8 @@ def queued_mails() -> Mails:
     """The mails ours queued (pending) and their bodies, all columns, by game."""
     mails: Mails = {}
     new = OutboxMessage.status == "pending"  # the earlier rounds' mails were sent
-    bodies = {body.id: {"id": body.id, "text": body.text, "html": body.html}
+    bodies = {body.id: {"id": body.id, "text": body.text, "html": body.html,
+                        "slot_text": body.slot_text, "slot_html": body.slot_html}
               for body in db.session.scalars(select(MailBody).where(
                   MailBody.id.in_(select(OutboxMessage.body_id).where(new))))}
     columns = [c for c in OutboxMessage.__table__.columns if c.name != "id"]

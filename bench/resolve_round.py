@@ -17,6 +17,7 @@ from harness import Mails, Subject, arguments, main, store_mails
 from sqlalchemy import select
 
 from vpsleuth.extensions import db
+from vpsleuth.mail import keys
 from vpsleuth.models import Game, Round
 from vpsleuth.services.resolution import resolve_round
 
@@ -28,6 +29,9 @@ def subject_for(sizes: Sizes):
             Round.game_id == game_id, Round.number == sizes.round_number))
 
         def ours() -> None:
+            # Reply keys are kept for the next mail to the same player; a round must not
+            # find them kept from the run before it (a scheduler a week later might).
+            keys.forget()
             game = db.session.get(Game, game_id)
             if resolve_round(game, now=NOW, number=sizes.round_number) is None:
                 raise SystemExit("resolve_round did nothing: the set-up is wrong")

@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 import re
+from functools import lru_cache
 
 from flask import current_app
 
@@ -27,10 +28,24 @@ def _signature(player_id: int, game_id: int, generation: int = 0) -> str:
     Generation 0 signs what keys always signed, so mails sent before
     generations existed can still be answered.
     """
-    secret = current_app.config["SECRET_KEY"].encode()
     message = f"reply:{game_id}:{player_id}" + (f":{generation}" if generation else "")
-    digest = hmac.new(secret, message.encode(), hashlib.sha256).digest()
-    return base64.b32encode(digest).decode().lower()[:16]
+    return _keyed(current_app.config["SECRET_KEY"], message)
+
+
+@lru_cache(maxsize=1 << 14)
+def _keyed(secret: str, message: str) -> str:
+    """The first 16 base32 characters of the HMAC: those of its first 10 bytes.
+
+    Kept for the next mail to the same player (a round writes two to each).
+    """
+    digest = hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest[:10]).decode().lower()
+
+
+def forget() -> None:
+    """Compute every key afresh from now on (for benchmarks, and a changed SECRET_KEY
+    needs nothing: it is part of what a kept key is looked up by)."""
+    _keyed.cache_clear()
 
 
 def _signature_of(player: Player) -> str:

@@ -59,18 +59,33 @@ def invitation(player: Player, token: str, gm_name: str | None = None) -> None:
 
 
 def round_opened(game: Game, round_: Round) -> None:
-    deadlines: dict[tuple[str, str], str] = {}  # by zone and language
-    mails = []
+    """The round's mail to every active player who wants it.
+
+    Rendered once per language and zone (the deadline's words differ by both);
+    only the greeting's name is each player's own, and the bodies are stored
+    once (outbox.render_shared, personal, queue_all).
+    """
+    shared: dict[tuple[str, str], outbox.Shared | None] = {}  # by zone and language
+    readers, whole = [], []
     for player in game.active_players:
-        if player.wants_round_mail:
-            key = (player.timezone or game.timezone, player.language)
-            if key not in deadlines:
-                deadlines[key] = _deadline(player, round_)
-            mails.append(outbox.message(
+        if not player.wants_round_mail:
+            continue
+        key = (player.timezone or game.timezone, player.language)
+        if key not in shared:
+            shared[key] = outbox.render_shared("round_opened", player.language, player,
+                                               **_round_opened_context(game, round_, player))
+        if shared[key] is not None:
+            readers.append((player, shared[key]))
+        else:  # the templates read more of the player than the name
+            whole.append(outbox.message(
                 "round_opened", player.email, "round_opened", player.language, game=game,
-                player=player, round=round_, deadline=deadlines[key],
-                turn_template=turn_template(player, round_, Turn())))
-    outbox.queue_all(mails)
+                player=player, **_round_opened_context(game, round_, player)))
+    outbox.queue_all(outbox.personal("round_opened", game, readers) + whole)
+
+
+def _round_opened_context(game: Game, round_: Round, player: Player) -> dict:
+    return dict(game=game, round=round_, deadline=_deadline(player, round_),
+                turn_template=turn_template(player, round_, Turn()))
 
 
 def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
@@ -138,24 +153,25 @@ def round_report(game: Game, round_: Round) -> None:
     # One report per language, one text per language and zone, not one per player.
     built = reports.build_reports(game, round_.number, {p.language for p in readers})
     texts: dict[tuple[str, str], str] = {}
-    # Rendered once per language and zone too, unless the templates read the player.
-    shared = {lang: "player" not in (outbox.reads("report", lang) or {"player"})
-              for lang in built}
-    rendered: dict[tuple[str, str], tuple[str, str, str]] = {}
-    mails = []
+    # Rendered once per language and zone too (with each player's name, should the
+    # templates greet the player), or whole per player if they read more of them.
+    shared: dict[tuple[str, str], outbox.Shared | None] = {}
+    kind = "final_report" if next(iter(built.values())).final else "report"
+    personal, whole = [], []
     for player in readers:
         lang, tz = player.language, player.timezone or game.timezone
-        rep = built[lang]
         if (lang, tz) not in texts:
-            texts[(lang, tz)] = _EscapedOnce(reports.render_text(rep, tz, lang))
-        mail = outbox.message(
-            "final_report" if rep.final else "report", player.email, "report",
-            player.language, game=game, player=player, report=rep,
-            report_text=texts[(lang, tz)], rendered=rendered.get((lang, tz)))
-        if shared[lang]:
-            rendered[(lang, tz)] = (mail["subject"], mail["body_text"], mail["body_html"])
-        mails.append(mail)
-    outbox.queue_all(mails)
+            texts[(lang, tz)] = _EscapedOnce(reports.render_text(built[lang], tz, lang))
+            shared[(lang, tz)] = outbox.render_shared(
+                "report", lang, player, game=game, report=built[lang],
+                report_text=texts[(lang, tz)])
+        if shared[(lang, tz)] is not None:
+            personal.append((player, shared[(lang, tz)]))
+        else:
+            whole.append(outbox.message(kind, player.email, "report", lang, game=game,
+                                        player=player, report=built[lang],
+                                        report_text=texts[(lang, tz)]))
+    outbox.queue_all(outbox.personal(kind, game, personal) + whole)
 
 
 _MOVED = {

@@ -14,11 +14,14 @@ import json
 import logging
 import os
 import smtplib
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app, render_template
 from flask_mail import Connection, Message
-from jinja2 import meta
+from markupsafe import escape
 from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
@@ -50,45 +53,96 @@ def render(template: str, lang: str, **context) -> tuple[str, str, str]:
     return first.removeprefix("Subject: ").strip(), body.lstrip("\n"), html
 
 
-def reads(template: str, lang: str) -> frozenset[str] | None:
-    """The names a mail's templates read (with what they extend, include or import).
+# Printed where the reader's name goes while a mail is rendered once for many. Its
+# letters change under a case filter and its "&" under escaping, so a template that
+# does not print the name as it is falls back to one rendering per reader.
+_NAME = "\x1a&Na Me\x1a"
+_NAME_HTML = str(escape(_NAME))
 
-    None when that cannot be known (a template named by a variable). A mail
-    whose templates do not read ``player`` is the same for every player.
+
+@dataclass(frozen=True)
+class Shared:
+    """One mail rendered once for many readers: the same subject and bodies, with each
+    reader's name (escaped in HTML) at ``at_text`` and ``at_html``, where it appears."""
+
+    subject: str
+    text: str
+    html: str
+    at_text: int | None
+    at_html: int | None
+
+    @property
+    def personal(self) -> bool:
+        return self.at_text is not None or self.at_html is not None
+
+    def bodies(self, name: str) -> tuple[str, str]:
+        """The text and HTML as one reader gets them."""
+        return splice(self.text, self.at_text, name), splice(self.html, self.at_html,
+                                                                 str(escape(name)))
+
+
+def splice(body: str, at: int | None, name: str) -> str:
+    return body if at is None else body[:at] + name + body[at:]
+
+
+class _Reader:
+    """Stands in for the player while a mail is rendered once for many: its name is a
+    placeholder, and whatever else the templates read of it is counted."""
+
+    def __init__(self, player: Player) -> None:
+        self._player, self.reads = player, Counter()
+
+    @property
+    def name(self) -> str:
+        self.reads["name"] += 1
+        return _NAME
+
+    def __getattr__(self, attribute: str):
+        self.reads[attribute] += 1
+        return getattr(self._player, attribute)
+
+    def __str__(self) -> str:
+        self.reads["str"] += 1
+        return str(self._player)
+
+
+def render_shared(template: str, lang: str, reader: Player, **context) -> Shared | None:
+    """Render a mail once for every player of a language (and zone, where the context
+    differs by zone): only the name in it is each player's own.
+
+    None when the templates read more of the player than the name, or print it
+    other than as it is (then each mail is rendered whole, as before). The
+    result is checked against ``reader``'s mail rendered whole.
     """
-    lang = lang if lang in ("en", "de") else "en"
-    env = current_app.jinja_env
-    known = current_app.extensions.setdefault("vpsleuth_mail_reads", {})
-    if (template, lang) in known and not env.auto_reload:
-        return known[(template, lang)]
-    names: set[str] | None = set()
-    todo, seen = [f"email/{lang}/{template}.txt", f"email/{lang}/{template}.html"], set()
-    while todo and names is not None:
-        name = todo.pop()
-        if name not in seen:
-            seen.add(name)
-            tree = env.parse(env.loader.get_source(env, name)[0])
-            names |= meta.find_undeclared_variables(tree)
-            refs = list(meta.find_referenced_templates(tree))
-            names = None if None in refs else names
-            todo += [r for r in refs if r is not None]
-    known[(template, lang)] = None if names is None else frozenset(names)
-    return known[(template, lang)]
+    stand_in = _Reader(reader)
+    subject, text, html = render(template, lang, player=stand_in, **context)
+    in_text, in_html = text.count(_NAME), html.count(_NAME_HTML)
+    if (set(stand_in.reads) - {"name"} or _NAME in subject or in_text > 1 or in_html > 1
+            or stand_in.reads["name"] != in_text + in_html):
+        return None
+    at_text, at_html = text.find(_NAME), html.find(_NAME_HTML)
+    shared = Shared(subject, text.replace(_NAME, ""), html.replace(_NAME_HTML, ""),
+                    at_text if in_text else None, at_html if in_html else None)
+    whole = render(template, lang, player=reader, **context)
+    return shared if (shared.subject, *shared.bodies(reader.name)) == whole else None
 
 
 def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
-            player: Player | None = None, auto: bool = True,
-            rendered: tuple[str, str, str] | None = None,
+            player: Player | None = None, auto: bool = True, shared: Shared | None = None,
             reply: threads.Answered | None = None, **context) -> dict:
-    """One rendered mail as a dict of outbox columns and its body_text and body_html:
-    what queue() stores, for queue_all().
+    """One mail as a dict of outbox columns, its body_text and body_html, and where the
+    reader's name goes in them (slot_text, slot_html): what queue_all() stores.
 
-    ``rendered``: the (subject, text, html) of this very mail to another player,
-    to reuse when its templates do not read ``player`` (see reads()); ``reply``:
-    the received mail this one answers (see threads).
+    ``shared``: the mail as render_shared() made it for every reader like this
+    one; ``reply``: the received mail this one answers (see threads).
     """
-    subject, text, html = rendered or render(template, lang, game=game, player=player,
-                                             **context)
+    if shared is not None:
+        subject, text, html = shared.subject, shared.text, shared.html
+        at_text, at_html = shared.at_text, shared.at_html
+        slot = player.name if shared.personal else None
+    else:
+        subject, text, html = render(template, lang, game=game, player=player, **context)
+        at_text = at_html = slot = None
     if reply is not None:
         subject = reply.reply_subject(subject)[:300]
     domain = threads.message_domain()
@@ -96,9 +150,36 @@ def message(kind: str, to: str, template: str, lang: str, *, game: Game | None =
                               reply_to=reply_address(player) if player is not None else None)
     return dict(
         kind=kind, game_id=game.id if game else None, player_id=player.id if player else None,
-        to_addr=to, subject=subject, body_text=text, body_html=html,
-        headers=json.dumps(headers), message_id=f"<{os.urandom(16).hex()}.{kind}@{domain}>",
+        to_addr=to, subject=subject, body_text=text, body_html=html, slot_text=at_text,
+        slot_html=at_html, slot=slot, headers=json.dumps(headers),
+        message_id=f"<{os.urandom(16).hex()}.{kind}@{domain}>",
     )
+
+
+def personal(kind: str, game: Game, readers: Iterable[tuple[Player, Shared]]) -> list[dict]:
+    """The mails of one kind to many players of a game, for queue_all(): what message()
+    makes from each player's ``Shared`` mail, with the work common to all done once.
+
+    Only the name, the address, the reply key and the Message-IDs are each
+    player's own: a 1,000-player round writes 2,000 mails.
+    """
+    domain = threads.message_domain()
+    thread_of = threads.game_threads(game, domain)
+    mails = []
+    for player, shared in readers:
+        player_id = player.id
+        headers = {"Auto-Submitted": "auto-generated", "References": thread_of(player_id),
+                   "Reply-To": reply_address(player)}
+        mails.append(dict(
+            kind=kind, game_id=game.id, player_id=player_id, to_addr=player.email,
+            subject=shared.subject, body_text=shared.text, body_html=shared.html,
+            slot_text=shared.at_text, slot_html=shared.at_html,
+            slot=player.name if shared.personal else None, headers=json.dumps(headers),
+            message_id=f"<{os.urandom(16).hex()}.{kind}@{domain}>"))
+    return mails
+
+
+_BODY = ("body_text", "body_html", "slot_text", "slot_html")
 
 
 def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
@@ -107,34 +188,36 @@ def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = N
     """Add a rendered mail to the session (committed with the caller's transaction)."""
     values = message(kind, to, template, lang, game=game, player=player, auto=auto,
                      reply=reply, **context)
-    body = MailBody(text=values.pop("body_text"), html=values.pop("body_html"))
+    text, html, at_text, at_html = (values.pop(key) for key in _BODY)
+    body = MailBody(text=text, html=html, slot_text=at_text, slot_html=at_html)
     msg = OutboxMessage(body=body, **values)
     db.session.add(msg)
     return msg
 
 
 def queue_all(messages: list[dict]) -> None:
-    """Write many mails made by message() in the caller's transaction (after what the
+    """Write many mails made by message() or personal() in the caller's transaction (after what the
     session holds so far): each distinct body once, then the mails, each with one
     executemany INSERT.
 
     For mails to every player of a game: thousands of ORM objects would cost more
-    than rendering them, and the report is the same for every player of a
-    language and zone.
+    than rendering them, and a report or a round's mail is the same for every
+    player of a language and zone but for the name in it. The dicts are used up:
+    each keeps only its outbox columns.
     """
     if not messages:
         return
     db.session.flush()
-    distinct: dict[tuple[str, str | None], int] = {}
-    for mail in messages:
-        distinct.setdefault((mail["body_text"], mail["body_html"]), len(distinct))
+    distinct: dict[tuple, int] = {}
+    bodies = [distinct.setdefault(tuple(mail.pop(key) for key in _BODY), len(distinct))
+              for mail in messages]  # the rows keep only outbox columns
     ids = db.session.scalars(
         insert(MailBody).returning(MailBody.id, sort_by_parameter_order=True),
-        [{"text": text, "html": html} for text, html in distinct]).all()
-    rows = [{key: value for key, value in mail.items() if key not in ("body_text", "body_html")}
-            | {"body_id": ids[distinct[(mail["body_text"], mail["body_html"])]]}
-            for mail in messages]
-    db.session.execute(insert(OutboxMessage.__table__), rows)
+        [{"text": text, "html": html, "slot_text": at_text, "slot_html": at_html}
+         for text, html, at_text, at_html in distinct]).all()
+    for mail, body in zip(messages, bodies, strict=True):
+        mail["body_id"] = ids[body]
+    db.session.execute(insert(OutboxMessage.__table__), messages)
 
 
 def sending_enabled() -> bool:
