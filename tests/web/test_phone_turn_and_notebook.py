@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from axe_support import check
-from browser_support import chromium, live_sqlite, screenshot, watch
+from browser_support import chromium, live_sqlite, watch
+from browser_support import screenshot as full_page_screenshot
 from playwright.sync_api import expect
 
 from vpsleuth.extensions import db
@@ -80,6 +81,13 @@ def box(page, selector: str) -> dict:
 
 def clean(page) -> None:
     assert (page.console_errors, page.failed) == ([], [])
+
+
+def screenshot(page, name: str, size: str) -> None:
+    """A full-page screenshot; the page must not scroll sideways at this width (360 px)."""
+    full_page_screenshot(page, name, size)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= SIZES[size]["width"], f"{name} scrolls sideways at {size}: {width}px"
 
 
 def accessible(page) -> None:
