@@ -121,3 +121,18 @@ def test_a_template_that_greets_by_name_is_rendered_once(app, new_game, probe):
     for player in game.players:
         assert (shared.subject, *shared.bodies(player.name)) == outbox.render(
             "probe", "en", player=player)
+
+
+def test_a_mail_of_a_batch_is_the_mail_message_writes(app, new_game, now):
+    game = new_game(players=("Ada",))
+    games.add_player(game, ODD, "ann@example.org", now=now)
+    ada = game.players[0]
+    shared = outbox.render_shared("round_opened", "en", ada, game=game, round=game.open_round,
+                                  deadline="soon", turn_template="TIP A RD1")
+    for player, mail in zip(game.players, outbox.personal("round_opened", game, [
+            (p, shared) for p in game.players]), strict=True):
+        alone = outbox.message("round_opened", player.email, "round_opened", "en", game=game,
+                               player=player, shared=shared)
+        assert {k: v for k, v in mail.items() if k != "message_id"} == {
+            k: v for k, v in alone.items() if k != "message_id"}
+        assert mail["message_id"] != alone["message_id"]

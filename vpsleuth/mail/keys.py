@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from flask import current_app
@@ -58,8 +59,20 @@ def reply_key(player: Player) -> str:
 
 def reply_address(player: Player) -> str:
     """The Reply-To address for mails to this player: ``local+KEY@domain``."""
+    return reply_addresses()(player)
+
+
+def reply_addresses() -> Callable[[Player], str]:
+    """reply_address() for the many players of one batch of mails: the settings read once."""
+    secret = current_app.config["SECRET_KEY"]
     local, _, domain = current_app.config["REPLY_ADDRESS"].partition("@")
-    return f"{local}+{reply_key(player)}@{domain}"
+
+    def address(player: Player) -> str:
+        generation = player.key_generation or 0
+        signed = f"reply:{player.game_id}:{player.id}" + (f":{generation}" if generation else "")
+        return f"{local}+{player.id}.{_keyed(secret, signed)}@{domain}"
+
+    return address
 
 
 def player_for_addresses(addresses: list[str]) -> Player | None:
