@@ -246,3 +246,17 @@ def test_a_mail_days_later_still_finds_its_thread(app, sink, game, ada):
     game.created_at = game.created_at + timedelta(microseconds=1)  # same second
     assert threads.game_thread(game, ada) == before
     assert threads.game_thread(game, games.find_player(game, "Ben")) != before
+
+
+def test_headers_past_reading_still_get_an_answer_outside_the_thread(app, monkeypatch):
+    from vpsleuth.mail.inbound import mime
+
+    def unreadable(raw: bytes):
+        raise ValueError("no")
+
+    monkeypatch.setattr(mime, "parse_headers", unreadable)
+    with threads.answering(b"garbage"):
+        answered = threads.answered()
+    assert answered == threads.Answered(None, (), "")
+    assert answered.reply_subject("ours") == "ours" and answered.headers() == {}
+    assert threads.answered() is None  # only while the mail is handled

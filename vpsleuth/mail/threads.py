@@ -101,7 +101,10 @@ def answering(raw: bytes) -> Iterator[None]:
 
     @lru_cache(maxsize=1)
     def answered_mail() -> Answered:
-        return Answered.of(mime.parse_headers(raw))
+        try:
+            return Answered.of(mime.parse_headers(raw))
+        except Exception:  # headers past reading: answer all the same, outside the thread
+            return Answered(None, (), "")
 
     token = _answering.set(answered_mail)
     try:
