@@ -105,6 +105,7 @@ def probe(app):
     ("Subject: s\n\n{% if player.name|length > 3 %}long{% endif %}", "<p>x</p>"),  # as a test
     ("Subject: s\n\n{{ player }}", "<p>x</p>"),  # the object itself
     ("Subject: s\n\n{{ '%-12s|' % player.name }}", "<p>x</p>"),  # laid out by its length
+    ("Subject: s\n\n{{ player.name|truncate(12) }}", "<p>x</p>"),  # cut by its length
 ])
 def test_a_template_that_uses_the_player_otherwise_is_rendered_whole(app, new_game, probe,
                                                                        text, html):

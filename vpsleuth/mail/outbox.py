@@ -43,8 +43,10 @@ def render(template: str, lang: str, **context) -> tuple[str, str, str]:
     The text template's first line is ``Subject: ...``.
     """
     lang = lang if lang in ("en", "de") else "en"
-    context.setdefault("t", translator(lang))
-    context.setdefault("base_url", base_url())
+    if "t" not in context:
+        context["t"] = translator(lang)
+    if "base_url" not in context:  # not computed when given: it may read the database
+        context["base_url"] = base_url()
     text = render_template(f"email/{lang}/{template}.txt", **context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject: "):
@@ -58,6 +60,9 @@ def render(template: str, lang: str, **context) -> tuple[str, str, str]:
 # does not print the name as it is falls back to one rendering per reader.
 _NAME = "\x1a&Na Me\x1a"
 _NAME_HTML = str(escape(_NAME))
+# The name the result is checked with: of another length, so that a layout by the
+# name's length (padding, truncating, wrapping) shows.
+_PROBE = "Probe Q. Longername-Smith"
 
 
 @dataclass(frozen=True)
@@ -89,13 +94,13 @@ class _Reader:
     """Stands in for the player while a mail is rendered once for many: its name is a
     placeholder, and whatever else the templates read of it is counted."""
 
-    def __init__(self, player: Player) -> None:
-        self._player, self.reads = player, Counter()
+    def __init__(self, player: Player, name: str = _NAME) -> None:
+        self._player, self._name, self.reads = player, name, Counter()
 
     @property
     def name(self) -> str:
         self.reads["name"] += 1
-        return _NAME
+        return self._name
 
     def __getattr__(self, attribute: str):
         self.reads[attribute] += 1
@@ -112,8 +117,11 @@ def render_shared(template: str, lang: str, reader: Player, **context) -> Shared
 
     None when the templates read more of the player than the name, or print it
     other than as it is (then each mail is rendered whole, as before). The
-    result is checked against ``reader``'s mail rendered whole.
+    result is checked against the mail rendered whole for a name of another
+    length.
     """
+    if "base_url" not in context:
+        context["base_url"] = base_url()  # once for both renderings
     stand_in = _Reader(reader)
     subject, text, html = render(template, lang, player=stand_in, **context)
     in_text, in_html = text.count(_NAME), html.count(_NAME_HTML)
@@ -123,8 +131,8 @@ def render_shared(template: str, lang: str, reader: Player, **context) -> Shared
     at_text, at_html = text.find(_NAME), html.find(_NAME_HTML)
     shared = Shared(subject, text.replace(_NAME, ""), html.replace(_NAME_HTML, ""),
                     at_text if in_text else None, at_html if in_html else None)
-    whole = render(template, lang, player=reader, **context)
-    return shared if (shared.subject, *shared.bodies(reader.name)) == whole else None
+    whole = render(template, lang, player=_Reader(reader, _PROBE), **context)
+    return shared if (shared.subject, *shared.bodies(_PROBE)) == whole else None
 
 
 def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
