@@ -64,7 +64,7 @@ CONFIG = schemathesis.Config.from_dict({
         {"include-operation-id": "postTurn", "phases": {"coverage": {"enabled": False}}},
         # Few random schedules are real ones: more tries, so that some games are created.
         {"include-operation-id": "createGame", "generation": {"max-examples": 4 * EXAMPLES}},
-        {"include-operation-id": ["createGame", "extendDeadline", "invitePlayer",
+        {"include-operation-id": ["createGame", "extendDeadline", "moveDeadline", "invitePlayer",
                                   "changePlayer", "acceptJoinRequest"],
          "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, "400"]}}},
         {"include-operation-id": ["putTurn", "postTurn", "enterTurn"],
