@@ -8,21 +8,17 @@ from __future__ import annotations
 
 import imaplib
 import os
-import shutil
-import signal
-import subprocess
-import tempfile
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
+from dovecot_server import PrivateDovecot
 
 from vpsleuth.models import Player, utcnow
 from vpsleuth.schedule import to_local, weekly
 from vpsleuth.services import games
 
-from .support import Mailbox, free_port, wait_for_port
+from .support import Mailbox
 
 IMAP_USER, IMAP_PASSWORD = "gm", "not-a-secret"
 
@@ -49,70 +45,15 @@ def ben(game) -> Player:
     return games.find_player(game, "Ben")
 
 
-_DOVECOT_CONF = """\
-base_dir = {root}/run
-state_dir = {root}/state
-log_path = {root}/dovecot.log
-info_log_path = {root}/dovecot.log
-protocols = imap
-listen = 127.0.0.1
-ssl = no
-disable_plaintext_auth = no
-auth_mechanisms = plain login
-first_valid_uid = 1
-default_login_user = dovenull
-default_internal_user = dovecot
-mail_location = maildir:~/Maildir
-passdb {{
-  driver = passwd-file
-  args = {root}/passwd
-}}
-userdb {{
-  driver = static
-  args = uid=dovenull gid=dovenull home={root}/home/%u
-}}
-service imap-login {{
-  inet_listener imap {{
-    address = 127.0.0.1
-    port = {port}
-  }}
-  inet_listener imaps {{
-    port = 0
-  }}
-}}
-"""
-
-
 @pytest.fixture(scope="session")
 def dovecot():
     """A private Dovecot IMAP server for the session: (host, port, user, password)."""
-    binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
-    if not os.path.exists(binary):
+    server = PrivateDovecot(IMAP_USER, IMAP_PASSWORD)
+    if not os.path.exists(server.binary):
         pytest.fail("dovecot is not installed (apt-get install -y dovecot-imapd)",
                     pytrace=False)
-    root = Path(tempfile.mkdtemp(prefix="vpsleuth-dovecot-"))
-    root.chmod(0o755)  # dovecot's unprivileged processes must reach their sockets
-    (root / "home").mkdir()
-    shutil.chown(root / "home", "dovenull", "dovenull")
-    (root / "passwd").write_text(f"{IMAP_USER}:{{PLAIN}}{IMAP_PASSWORD}\n")
-    port = free_port()
-    (root / "dovecot.conf").write_text(_DOVECOT_CONF.format(root=root, port=port))
-    subprocess.run([binary, "-c", str(root / "dovecot.conf")], check=True)
-    try:
-        wait_for_port(port)
-        yield "127.0.0.1", port, IMAP_USER, IMAP_PASSWORD
-    finally:
-        pid_file = root / "run" / "master.pid"
-        if pid_file.exists():
-            pid = int(pid_file.read_text().strip())
-            os.kill(pid, signal.SIGTERM)
-            for _ in range(100):
-                try:
-                    os.kill(pid, 0)
-                except ProcessLookupError:
-                    break
-                time.sleep(0.05)
-        shutil.rmtree(root, ignore_errors=True)
+    with server:
+        yield server.host, server.port, server.user, server.password
 
 
 @pytest.fixture
