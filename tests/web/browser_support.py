@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 from werkzeug.serving import make_server
@@ -75,6 +76,35 @@ def chromium() -> Iterator[Browser]:
             yield browser
         finally:
             browser.close()
+
+
+def browser_fixtures(folder: str):
+    """The module fixtures ``live``, ``browser`` and ``ctx`` of a browser test module.
+
+    ``live_fixture, browser_fixture, ctx_fixture = browser_fixtures("name")``:
+    ``live`` is (app, base URL), the app on a real server with its own SQLite file
+    in a temporary folder ``name``; ``browser`` headless Chromium; ``ctx`` an app
+    context of the live app for the test's own setup and checks.
+    """
+
+    @pytest.fixture(scope="module", name="live")
+    def live_fixture(tmp_path_factory):
+        with live_sqlite(tmp_path_factory.mktemp(folder)) as served:
+            yield served
+
+    @pytest.fixture(scope="module", name="browser")
+    def browser_fixture():
+        with chromium() as browser:
+            yield browser
+
+    @pytest.fixture(name="ctx")
+    def ctx_fixture(live):
+        app, _ = live
+        with app.app_context():
+            yield app
+            db.session.remove()
+
+    return live_fixture, browser_fixture, ctx_fixture
 
 
 def watch(page: Page) -> Page:

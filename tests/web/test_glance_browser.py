@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SCREENSHOTS, chromium, live_sqlite, watch
+from browser_support import SCREENSHOTS, browser_fixtures, watch
 from playwright.sync_api import Page, expect
 
 from vpsleuth.extensions import db
@@ -22,24 +22,7 @@ from vpsleuth.services import accounts, auth, games, gm, resolution, turns
 WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    with live_sqlite(tmp_path_factory.mktemp("glance")) as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def ctx(live):
-    app, _ = live
-    with app.app_context():
-        yield app
-        db.session.remove()
+live_fixture, browser_fixture, ctx_fixture = browser_fixtures("glance")
 
 
 def new_game(name: str, gm_id: int | None, rules: Ruleset | None = None):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SIZES, chromium, live_sqlite, screenshot, watch
+from browser_support import SIZES, browser_fixtures, screenshot, watch
 from playwright.sync_api import expect
 from sqlalchemy import select
 
@@ -22,24 +22,7 @@ from vpsleuth.services import accounts, auth, games
 GM = "gina@example.org"
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    with live_sqlite(tmp_path_factory.mktemp("newcomer")) as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def ctx(live):
-    app, _ = live
-    with app.app_context():
-        yield app
-        db.session.remove()
+live_fixture, browser_fixture, ctx_fixture = browser_fixtures("newcomer")
 
 
 def new_game(name: str):

@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from axe_support import check
-from browser_support import chromium, live_sqlite, watch
+from browser_support import browser_fixtures, watch
 from browser_support import screenshot as full_page_screenshot
 from playwright.sync_api import expect
 
@@ -28,24 +28,7 @@ SIZES = {"narrow": {"width": 360, "height": 740}, "wide": {"width": 1280, "heigh
 TOUCH = 44  # px: the smallest a target a finger hits may be
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    with live_sqlite(tmp_path_factory.mktemp("phone")) as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def ctx(live):
-    app, _ = live
-    with app.app_context():
-        yield app
-        db.session.remove()
+live_fixture, browser_fixture, ctx_fixture = browser_fixtures("phone")
 
 
 def new_game(name: str, rounds: int = 12):

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SIZES, chromium, live_sqlite, screenshot, watch
+from browser_support import SIZES, browser_fixtures, screenshot, watch
 from playwright.sync_api import expect
 
 from vpsleuth.extensions import db
@@ -19,27 +19,7 @@ from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import weekly
 from vpsleuth.services import auth, games, resolution, turns
 
-
-@pytest.fixture(scope="module")
-def live(tmp_path_factory):
-    """(app, base URL): the app on a real HTTP server, with its own SQLite file."""
-    with live_sqlite(tmp_path_factory.mktemp("browser")) as served:
-        yield served
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as browser:
-        yield browser
-
-
-@pytest.fixture
-def ctx(live):
-    """An app context of the live app for the test's own setup and checks."""
-    app, _ = live
-    with app.app_context():
-        yield app
-        db.session.remove()
+live_fixture, browser_fixture, ctx_fixture = browser_fixtures("browser")
 
 
 def new_game(name: str, rules: Ruleset | None = None):
