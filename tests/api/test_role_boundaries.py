@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlalchemy import func, select
+from role_support import snapshot
+from sqlalchemy import select
 
-from vpsleuth import models
 from vpsleuth.extensions import db
 from vpsleuth.models import Game
 from vpsleuth.services import accounts, lobby, resolution
@@ -91,22 +91,6 @@ def answer_class(response) -> str:
     if 200 <= status < 300:
         return "ok"
     return "bad" if status in (400, 422) else str(status)
-
-
-def snapshot() -> tuple:
-    """What any API call could change."""
-    db.session.rollback()
-    count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
-    rows = lambda *cols: tuple(db.session.execute(select(*cols).order_by(cols[0])))  # noqa: E731
-    m = models
-    return (tuple(count(table) for table in (
-                m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
-                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest)),
-            rows(m.Game.id, m.Game.state, m.Game.open_to_join, m.Game.max_players),
-            rows(m.JoinRequest.id, m.JoinRequest.state),
-            rows(m.Round.id, m.Round.state, m.Round.deadline),
-            rows(m.Player.id, m.Player.email, m.Player.active),
-            rows(m.ApiToken.id, m.ApiToken.revoked_at))
 
 
 def operations(document: dict) -> set[str]:

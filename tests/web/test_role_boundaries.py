@@ -19,9 +19,9 @@ from urllib.parse import urlsplit
 
 import pytest
 from conftest import CSRF, GmWeb, gm_deadline
-from sqlalchemy import func, select
+from role_support import snapshot
+from sqlalchemy import select
 
-from vpsleuth import models
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage, Player, utcnow
 from vpsleuth.schedule import weekly
@@ -176,24 +176,6 @@ def answer_class(response) -> str:
     if 200 <= status < 300:
         return "ok"
     return "bad" if status in (400, 422) else str(status)
-
-
-def snapshot() -> tuple:
-    """What any page or action could change."""
-    db.session.rollback()
-    count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
-    rows = lambda *cols: tuple(db.session.execute(select(*cols).order_by(cols[0])))  # noqa: E731
-    m = models
-    return (tuple(count(table) for table in (
-                m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
-                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest)),
-            rows(m.Game.id, m.Game.state, m.Game.open_to_join, m.Game.max_players),
-            rows(m.JoinRequest.id, m.JoinRequest.state),
-            rows(m.Round.id, m.Round.state, m.Round.deadline),
-            rows(m.Player.id, m.Player.email, m.Player.active, m.Player.language,
-                 m.Player.timezone, m.Player.wants_round_mail, m.Player.wants_reminders,
-                 m.Player.wants_confirmations),
-            rows(m.ApiToken.id, m.ApiToken.revoked_at))
 
 
 def _game(name: str, gm_email: str, players: dict[str, str], start: bool = True):
