@@ -66,6 +66,22 @@ def postgres_url():
     engine.dispose()
 
 
+@pytest.fixture(params=DATABASES)
+def empty_url(request, tmp_path):
+    """A brand-new, empty database of each kind, for a test that migrates it itself."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'm.db'}"
+        return
+    admin = create_engine(make_url(POSTGRES_ADMIN_URL), isolation_level="AUTOCOMMIT")
+    name = f"vpsleuth_mig_{uuid.uuid4().hex[:10]}"
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    yield make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
 @pytest.fixture(scope="session")
 def migrated(request):
     """Per database kind: a URL whose schema the real migrations have built."""

@@ -7,21 +7,12 @@ neither, or only a turn the GM entered, stays invited.
 
 from __future__ import annotations
 
-import os
-import uuid
-
-import pytest
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 
-POSTGRES_ADMIN_URL = os.environ.get(
-    "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-DATABASES = [d.strip() for d in
-             os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",") if d]
 BEFORE, REVISION = "3e9d7b1c5a62", "a1f0c0de0001"
 ROWS = [
     "INSERT INTO game (id, name, state, language, timezone, schedule_json, rounds, "
@@ -48,21 +39,6 @@ ROWS = [
     "expires_at) VALUES ('h3', 'dee@example.org', 5, '2026-01-04 10:00:00', "
     "'2026-01-04 10:00:00', '2026-02-01 00:00:00')",
 ]
-
-
-@pytest.fixture(params=DATABASES)
-def empty_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'm.db'}"
-        return
-    admin = create_engine(make_url(POSTGRES_ADMIN_URL), isolation_level="AUTOCOMMIT")
-    name = f"vpsleuth_mig_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def test_players_on_record_as_having_shown_up_are_joined_after_the_upgrade(empty_url):

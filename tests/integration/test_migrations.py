@@ -6,40 +6,14 @@ must be exactly what the models describe (autogenerate finds nothing to do).
 
 from __future__ import annotations
 
-import os
-import uuid
-
-import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
-
-POSTGRES_ADMIN_URL = os.environ.get(
-    "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-DATABASES = [d.strip() for d in
-             os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",") if d]
-
-
-@pytest.fixture(params=DATABASES)
-def empty_url(request, tmp_path):
-    """A brand-new, empty database of each kind."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'm.db'}"
-        return
-    admin = create_engine(make_url(POSTGRES_ADMIN_URL), isolation_level="AUTOCOMMIT")
-    name = f"vpsleuth_mig_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def revisions(app) -> list[str]:

@@ -6,42 +6,18 @@ body of its own with the name written in, so no mail loses its greeting.
 
 from __future__ import annotations
 
-import os
-import uuid
-
-import pytest
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import create_engine, text
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 
-POSTGRES_ADMIN_URL = os.environ.get(
-    "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
-DATABASES = [d.strip() for d in
-             os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",") if d]
 BEFORE = "8c7a01e58f81"
 MAIL = ("INSERT INTO outbox_message (kind, to_addr, subject, body_id, headers, message_id, "
         "status, attempts, created_at, next_attempt_at, last_error{slot}) VALUES ('round_opened', "
         "'x@example.org', 'Round 1', :body, '{{}}', :mid, 'pending', 0, '2026-01-01 00:00:00', "
         "'2026-01-01 00:00:00', ''{value})")
-
-
-@pytest.fixture(params=DATABASES)
-def empty_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'm.db'}"
-        return
-    admin = create_engine(make_url(POSTGRES_ADMIN_URL), isolation_level="AUTOCOMMIT")
-    name = f"vpsleuth_mig_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    yield make_url(POSTGRES_ADMIN_URL).set(database=name).render_as_string(hide_password=False)
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
 
 
 def bodies() -> list[tuple[str, str, str | None]]:
