@@ -8,11 +8,8 @@ header on the request changes nothing in the mail.
 from __future__ import annotations
 
 import http.cookiejar
-import os
 import re
-import signal
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -20,6 +17,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from process_support import command, environment, start, stop
 from smtp_sink import free_port
 
 from vpsleuth import create_app
@@ -27,35 +25,6 @@ from vpsleuth.extensions import db
 from vpsleuth.links import base_url, served_url
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def command() -> list[str]:
-    script = Path(sys.executable).with_name("vpsleuth")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "vpsleuth.cli"]
-
-
-def environment(**settings) -> dict[str, str]:
-    """This environment less every VPSLEUTH_ setting (BASE_URL above all), plus ``settings``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VPSLEUTH_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.update({f"VPSLEUTH_{k}": str(v) for k, v in settings.items()})
-    return env
-
-
-def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    with log.open("w") as out:
-        return subprocess.Popen(command() + args, env=env, cwd=log.parent, stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-
-
-def stop(process: subprocess.Popen) -> int:
-    process.send_signal(signal.SIGTERM)
-    try:
-        return process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise
 
 
 def cli(env: dict[str, str], *args: str) -> str:

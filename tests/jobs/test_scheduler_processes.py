@@ -3,58 +3,25 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from collections import Counter
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
+from process_support import environment, start, stop
 from smtp_sink import DATABASES, REPLY_ADDRESS, free_port
 from sqlalchemy import func, select
 
-import vpsleuth
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, OutboxMessage, ReminderSent, Round, utcnow
 from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import explicit
 from vpsleuth.services import games, turns
 
-ROOT = Path(vpsleuth.__file__).resolve().parent.parent
 POSTGRES = [d for d in DATABASES if d == "postgresql"]
-
-
-def command() -> list[str]:
-    script = Path(sys.executable).with_name("vpsleuth")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "vpsleuth.cli"]
-
-
-def environment(**settings) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VPSLEUTH_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env.update({f"VPSLEUTH_{k}": str(v) for k, v in settings.items()})
-    return env
-
-
-def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    with log.open("w") as out:  # the child keeps its own copy of the descriptor
-        return subprocess.Popen(command() + args, env=env, cwd=log.parent, stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-
-
-def stop(process: subprocess.Popen) -> int:
-    process.send_signal(signal.SIGTERM)
-    try:
-        return process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise
 
 
 def wait_until(condition, seconds: float, what: str) -> None:

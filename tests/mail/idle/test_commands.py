@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from process_support import environment, start, stop
 
-import vpsleuth
 from vpsleuth.mail.inbound.lease import current_holder
 from vpsleuth.scheduler import start_watcher
 
 from ..support import inbound
 from .helpers import confirmations, reply, wait_until
-
-ROOT = Path(vpsleuth.__file__).resolve().parent.parent
 
 
 def test_the_watcher_starts_only_with_an_imap_host_and_idle_on(app, mailbox):
@@ -38,26 +33,10 @@ def test_the_scheduler_starts_a_watcher_when_an_imap_host_is_set(app, mailbox):
 
 def run(args: list[str], app, log: Path) -> subprocess.Popen:
     """``vpsleuth ARGS`` in a process of its own, on the test's database and mailbox."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("VPSLEUTH_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    for key in ("SQLALCHEMY_DATABASE_URI", "SECRET_KEY", "REPLY_ADDRESS", "IMAP_HOST",
-                "IMAP_PORT", "IMAP_USER", "IMAP_PASSWORD", "IMAP_FOLDER", "IMAP_DONE_FOLDER"):
-        env[f"VPSLEUTH_{key}"] = str(app.config[key])
-    env.update(VPSLEUTH_IMAP_SSL="false", VPSLEUTH_IMAP_IDLE_SECONDS="600")
-    script = Path(sys.executable).with_name("vpsleuth")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "vpsleuth.cli"]
-    with log.open("w") as out:
-        return subprocess.Popen(command + args, env=env, cwd=log.parent, stdout=out,
-                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-
-
-def stop(process: subprocess.Popen) -> int:
-    process.send_signal(signal.SIGTERM)
-    try:
-        return process.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise
+    settings = {key: app.config[key] for key in (
+        "SQLALCHEMY_DATABASE_URI", "SECRET_KEY", "REPLY_ADDRESS", "IMAP_HOST", "IMAP_PORT",
+        "IMAP_USER", "IMAP_PASSWORD", "IMAP_FOLDER", "IMAP_DONE_FOLDER")}
+    return start(args, environment(**settings, IMAP_SSL="false", IMAP_IDLE_SECONDS="600"), log)
 
 
 @pytest.mark.parametrize("args", [["mail", "idle"], ["scheduler"]])

@@ -1,0 +1,48 @@
+"""The real ``vpsleuth`` command in a process of its own: start it, stop it as a service would.
+
+For the tests that run the command line as it runs in production (the scheduler,
+``serve``, ``mail idle``) rather than through click's test runner.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import vpsleuth
+
+ROOT = Path(vpsleuth.__file__).resolve().parent.parent
+
+
+def command() -> list[str]:
+    """The installed ``vpsleuth`` script beside this Python, or ``python -m vpsleuth.cli``."""
+    script = Path(sys.executable).with_name("vpsleuth")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "vpsleuth.cli"]
+
+
+def environment(**settings) -> dict[str, str]:
+    """This environment less every VPSLEUTH_ setting (BASE_URL above all), plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("VPSLEUTH_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env.update({f"VPSLEUTH_{k}": str(v) for k, v in settings.items()})
+    return env
+
+
+def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    """``vpsleuth ARGS`` in the background, in ``log``'s folder, all its output to ``log``."""
+    with log.open("w") as out:  # the child keeps its own copy of the descriptor
+        return subprocess.Popen(command() + args, env=env, cwd=log.parent, stdout=out,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def stop(process: subprocess.Popen) -> int:
+    """SIGTERM, as systemd sends it; its exit code, or kill it after 30 s and fail."""
+    process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise
