@@ -1,4 +1,4 @@
-"""Fixtures for the inbound mail tests: a started game, the corpus, a real Dovecot.
+"""Fixtures for the inbound mail tests: a started game, the SMTP receiver, a real Dovecot.
 
 The game runs on the real clock (its first deadline a week ahead), because the
 pipeline's entrances (a subprocess, the SMTP server) use the real clock too.
@@ -14,11 +14,12 @@ from datetime import timedelta
 import pytest
 from dovecot_server import PrivateDovecot
 
+from vpsleuth.mail.inbound.smtpd import controller
 from vpsleuth.models import Player, utcnow
 from vpsleuth.schedule import to_local, weekly
 from vpsleuth.services import games
 
-from .support import Mailbox
+from .support import Mailbox, free_port
 
 IMAP_USER, IMAP_PASSWORD = "gm", "not-a-secret"
 
@@ -43,6 +44,16 @@ def ada(game) -> Player:
 @pytest.fixture
 def ben(game) -> Player:
     return games.find_player(game, "Ben")
+
+
+@pytest.fixture
+def smtp_port(app):
+    """The receiver running in this process on a free port, feeding the test database."""
+    port = free_port()
+    server = controller(app, "127.0.0.1", port)
+    server.start()
+    yield port
+    server.stop()
 
 
 @pytest.fixture(scope="session")

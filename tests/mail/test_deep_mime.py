@@ -13,10 +13,9 @@ import pytest
 
 from vpsleuth.mail import keys
 from vpsleuth.mail.inbound import mime
-from vpsleuth.mail.inbound.smtpd import controller
 from vpsleuth.services import turns
 
-from .support import free_port, inbound, outbox
+from .support import inbound, outbox
 from .test_ingest_command import run_ingest
 from .test_smtpd import deliver
 
@@ -29,15 +28,6 @@ def nested(levels: int, to: str, turn: str = "TIP A RD1") -> bytes:
                       for i in range(levels))
     closing = "".join(f"\n--b{i}--\n" for i in reversed(range(levels)))
     return (head + opening + f"Content-Type: text/plain\n\n{turn}\n" + closing).encode()
-
-
-@pytest.fixture
-def smtp_port(app):
-    port = free_port()
-    server = controller(app, "127.0.0.1", port)
-    server.start()
-    yield port
-    server.stop()
 
 
 @pytest.fixture

@@ -8,17 +8,14 @@ from __future__ import annotations
 import base64
 from datetime import timedelta
 
-import pytest
-
 from vpsleuth.extensions import db
 from vpsleuth.mail import keys
 from vpsleuth.mail.inbound import ingest
-from vpsleuth.mail.inbound.smtpd import controller
 from vpsleuth.models import InboundMessage, Player, TurnVersion, utcnow
 from vpsleuth.rules import GEM_BY_CODE, parse_question
 from vpsleuth.services import turns
 
-from .support import corpus, free_port, inbound, outbox, outbox_mark
+from .support import corpus, inbound, outbox, outbox_mark
 from .test_smtpd import deliver
 
 
@@ -132,16 +129,6 @@ def test_keyed_mail_does_not_count_against_the_unkeyed_limit_of_its_address(game
 
 
 # The attacks, through the real SMTP receiver.
-
-@pytest.fixture
-def smtp_port(app):
-    """The receiver running in this process on a free port, feeding the test database."""
-    port = free_port()
-    server = controller(app, "127.0.0.1", port)
-    server.start()
-    yield port
-    server.stop()
-
 
 def forged(n: int, sender: str) -> bytes:
     """Mail number ``n`` without a reply key that claims to come from ``sender``."""

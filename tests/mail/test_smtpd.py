@@ -17,16 +17,6 @@ from .support import corpus, free_port, inbound, outbox, wait_for_port
 from .test_ingest_command import UNREACHABLE, VPSLEUTH
 
 
-@pytest.fixture
-def smtp_port(app):
-    """The receiver running in this process on a free port, feeding the test database."""
-    port = free_port()
-    server = controller(app, "127.0.0.1", port)
-    server.start()
-    yield port
-    server.stop()
-
-
 def deliver(port: int, raw: bytes, mail_from: str, to: list[str]) -> dict:
     """Send ``raw`` (CRLF line ends, as SMTP wants them) to the receiver."""
     db.session.commit()  # end our transaction: SQLite lets the receiver write
