@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import request, url_for
 from sqlalchemy import select
 
 from ..extensions import db
-from ..models import AuditEntry
+from ..models import AuditEntry, Game, Round
 from ..services import games, gm, resolution, turns
 from ..services.errors import Invalid, NotFound, WrongState
 from . import bp, inputs
@@ -86,20 +88,20 @@ def round_status(game_id: int):
 @bp.post(f"/games/{GAME_ID}/extend")
 def extend_deadline(game_id: int):
     """Move the open round's deadline later; the players are told."""
-    game = gm_game(game_id)
-    body = inputs.json_object({"deadline"}, {"deadline"})
-    deadline = inputs.aware_time(body["deadline"], "deadline")
-    round_ = gm.extend_deadline(game, deadline, actor=caller().actor)
-    return {"game_id": game.id, "round": round_brief(round_)}
+    return _new_deadline(gm_game(game_id), gm.extend_deadline)
 
 
 @bp.post(f"/games/{GAME_ID}/deadline")
 def move_deadline(game_id: int):
     """Move the open round's deadline later or earlier, never into the past; players are told."""
-    game = gm_game(game_id)
+    return _new_deadline(gm_game(game_id), gm.move_deadline)
+
+
+def _new_deadline(game: Game, change: Callable[..., Round]) -> dict:
+    """The body's ``deadline`` given to ``change`` (a gm service) for the open round."""
     body = inputs.json_object({"deadline"}, {"deadline"})
     deadline = inputs.aware_time(body["deadline"], "deadline")
-    round_ = gm.move_deadline(game, deadline, actor=caller().actor)
+    round_ = change(game, deadline, actor=caller().actor)
     return {"game_id": game.id, "round": round_brief(round_)}
 
 
