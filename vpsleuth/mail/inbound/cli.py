@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
 import click
 from flask import current_app
@@ -24,6 +25,26 @@ def _ensure_schema() -> None:
     from ...cli import ensure_schema
 
     ensure_schema()
+
+
+def _run_until_stopped(start: Callable[[], Callable[[], object]], started: str) -> None:
+    """Start a service and keep it running until Ctrl-C or SIGTERM (as systemd sends it).
+
+    ``start`` starts it and returns what stops it; ``started`` is said once it runs.
+    SIGTERM is caught before the start, so a stop sent while it starts still ends it cleanly.
+    """
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    stop = start()
+    click.echo(started, err=True)
+    try:
+        while not stopping.wait(1):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop()
+    click.echo("Stopped.", err=True)
 
 
 @mail_cli.command("ingest")
@@ -64,18 +85,12 @@ def smtpd_command(host: str, port: int) -> None:
 
     _ensure_schema()
     server = controller(current_app._get_current_object(), host, port)  # type: ignore[attr-defined]
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    server.start()
-    click.echo(f"Receiving mail on {host}:{port}; stop with Ctrl-C.", err=True)
-    try:
-        while not stop.wait(1):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.stop()
-    click.echo("Stopped.", err=True)
+
+    def start() -> Callable[[], object]:
+        server.start()
+        return server.stop
+
+    _run_until_stopped(start, f"Receiving mail on {host}:{port}; stop with Ctrl-C.")
 
 
 @mail_cli.command("poll")
@@ -117,19 +132,10 @@ def idle_command() -> None:
         raise click.ClickException("IMAP_HOST is not set (VPSLEUTH_IMAP_HOST=...)")
     _ensure_schema()
     setup_logging()
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    watcher = start_thread(current_app._get_current_object())  # type: ignore[attr-defined]
-    click.echo(f"Watching {current_app.config['IMAP_FOLDER']} on "
-               f"{current_app.config['IMAP_HOST']}; stop with Ctrl-C.", err=True)
-    try:
-        while not stop.wait(1):
-            pass
-    except KeyboardInterrupt:
-        pass
-    finally:
-        watcher.stop()
-    click.echo("Stopped.", err=True)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    _run_until_stopped(lambda: start_thread(app).stop,
+                       f"Watching {app.config['IMAP_FOLDER']} on {app.config['IMAP_HOST']}; "
+                       "stop with Ctrl-C.")
 
 
 @mail_cli.command("inbox")
