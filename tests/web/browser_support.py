@@ -20,6 +20,7 @@ from werkzeug.serving import make_server
 
 from vpsleuth import ROOT, create_app
 from vpsleuth.extensions import db
+from vpsleuth.services import auth
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -138,6 +139,20 @@ def follow_sign_in_link(page: Page, link: str) -> None:
     page.goto(link)
     page.click("#confirm-sign-in")
     page.wait_for_load_state()
+
+
+def signed_in_page(browser: Browser, base: str, email: str, viewport: dict,
+                   **options) -> Page:
+    """A watched page of a browser context of its own, signed in by a fresh link and its button.
+
+    Run it in an app context of the live app (the ``ctx`` fixture): the token is
+    committed there, so the server finds it.
+    """
+    page = watch(browser.new_context(viewport=viewport, **options).new_page())
+    token = auth.issue_token(email)
+    db.session.commit()
+    follow_sign_in_link(page, f"{base}/signin/{token}")
+    return page
 
 
 def sign_in_link(body: str) -> str:

@@ -11,13 +11,13 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SCREENSHOTS, browser_fixtures, watch
+from browser_support import SCREENSHOTS, browser_fixtures, signed_in_page
 from playwright.sync_api import Page, expect
 
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, auth, games, gm, resolution, turns
+from vpsleuth.services import accounts, games, gm, resolution, turns
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}
 
@@ -37,13 +37,7 @@ def new_game(name: str, gm_id: int | None, rules: Ruleset | None = None):
 
 def signed_in(browser, base: str, email: str, width: str) -> Page:
     """A fresh page at ``width``, signed in by a link as a person would."""
-    page = watch(browser.new_context(viewport=WIDTHS[width]).new_page())
-    token = auth.issue_token(email)
-    db.session.commit()
-    page.goto(f"{base}/signin/{token}")
-    page.click("#confirm-sign-in")
-    page.wait_for_load_state()
-    return page
+    return signed_in_page(browser, base, email, WIDTHS[width])
 
 
 def shot(page: Page, name: str, width: str) -> None:

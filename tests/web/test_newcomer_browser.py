@@ -10,14 +10,14 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SIZES, browser_fixtures, screenshot, watch
+from browser_support import SIZES, browser_fixtures, screenshot, signed_in_page
 from playwright.sync_api import expect
 from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import GameMaster
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, auth, games
+from vpsleuth.services import accounts, games
 
 GM = "gina@example.org"
 
@@ -41,13 +41,7 @@ def new_game(name: str):
 def signed_in(browser, base: str, email: str, size: str = "wide", **options):
     """A fresh browser page in an English-speaking browser, signed in by a mailed link."""
     options.setdefault("locale", "en-GB")
-    page = watch(browser.new_context(viewport=SIZES[size], **options).new_page())
-    token = auth.issue_token(email)
-    db.session.commit()
-    page.goto(f"{base}/signin/{token}")
-    page.click("#confirm-sign-in")
-    page.wait_for_url(f"{base}/**")
-    return page
+    return signed_in_page(browser, base, email, SIZES[size], **options)
 
 
 def test_the_footer_opens_the_rules_and_the_mail_help(live, ctx, browser):

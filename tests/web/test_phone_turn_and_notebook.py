@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from axe_support import check
-from browser_support import browser_fixtures, watch
+from browser_support import browser_fixtures, signed_in_page, watch
 from browser_support import screenshot as full_page_screenshot
 from playwright.sync_api import expect
 
@@ -43,13 +43,7 @@ def new_game(name: str, rounds: int = 12):
 
 def page_for(browser, base: str, email: str, size: str, locale: str = "en-GB"):
     """A signed-in page of a browser of its own, watched for script errors."""
-    page = watch(browser.new_context(viewport=SIZES[size], locale=locale).new_page())
-    token = auth.issue_token(email)
-    db.session.commit()
-    page.goto(f"{base}/signin/{token}")
-    page.click("#confirm-sign-in")
-    page.wait_for_load_state()
-    return page
+    return signed_in_page(browser, base, email, SIZES[size], locale=locale)
 
 
 def standing(game, name: str) -> dict[str, str]:

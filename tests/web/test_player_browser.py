@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import browser_support
 import pytest
 from browser_support import SIZES, browser_fixtures, screenshot, watch
 from playwright.sync_api import expect
@@ -17,7 +18,7 @@ from playwright.sync_api import expect
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import weekly
-from vpsleuth.services import auth, games, resolution, turns
+from vpsleuth.services import games, resolution, turns
 
 live_fixture, browser_fixture, ctx_fixture = browser_fixtures("browser")
 
@@ -34,12 +35,7 @@ def new_game(name: str, rules: Ruleset | None = None):
 
 def signed_in_page(browser, base: str, email: str, size: str = "wide", **options):
     """A fresh browser page, signed in by following a sign-in link and confirming."""
-    context = browser.new_context(viewport=SIZES[size], **options)
-    page = context.new_page()
-    token = auth.issue_token(email)
-    db.session.commit()
-    page.goto(f"{base}/signin/{token}")
-    page.click("#confirm-sign-in")
+    page = browser_support.signed_in_page(browser, base, email, SIZES[size], **options)
     page.wait_for_url(f"{base}/")
     return page
 
