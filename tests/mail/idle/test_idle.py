@@ -67,19 +67,24 @@ def test_a_server_without_idle_is_polled_instead(app, game, ada, mailbox, watchi
     assert "without IDLE" in caplog.text
 
 
+def reconnects_and_confirms_a_reply(watcher, server, own, ada, after: str) -> None:
+    """The watcher connects a second time and idles; a reply appended then is applied."""
+    wait_until(lambda: watcher.connections == 2 and watcher.state == "idle",
+               "the watcher to reconnect")
+    mailbox = connect_mailbox(server, own.folder)
+    mailbox.append(reply(ada, 1))
+    mailbox.conn.logout()
+    wait_until(lambda: len(confirmations()) == 1, f"the confirmation {after}")
+    assert [r.status for r in inbound()] == ["applied"]
+
+
 def test_a_connection_the_server_drops_is_made_again_and_later_mail_processed(
         app, game, ada, server, own, watching, caplog):
     caplog.set_level(logging.INFO, logger="vpsleuth.mail.inbound.watch")
     watcher = watching(**SLOW)
     wait_until(lambda: watcher.state == "idle", "the watcher to enter IDLE")
     server.kick()  # every connection of the user: the watcher's, and the test's own
-    wait_until(lambda: watcher.connections == 2 and watcher.state == "idle",
-               "the watcher to reconnect")
-    mailbox = connect_mailbox(server, own.folder)
-    mailbox.append(reply(ada, 1))
-    mailbox.conn.logout()
-    wait_until(lambda: len(confirmations()) == 1, "the confirmation after reconnecting")
-    assert [r.status for r in inbound()] == ["applied"]
+    reconnects_and_confirms_a_reply(watcher, server, own, ada, "after reconnecting")
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(warnings) == 1 and warnings[0].exc_info is None
     assert warnings[0].getMessage().endswith("trying again in 1 s")
@@ -95,13 +100,7 @@ def test_a_restarted_server_is_reconnected_with_back_off_and_mail_processed(
         wait_until(lambda: watcher.failures >= 3, "three failed attempts")
     finally:
         server.start()
-    wait_until(lambda: watcher.connections == 2 and watcher.state == "idle",
-               "the watcher to reconnect")
-    mailbox = connect_mailbox(server, own.folder)
-    mailbox.append(reply(ada, 1))
-    mailbox.conn.logout()
-    wait_until(lambda: len(confirmations()) == 1, "the confirmation after the restart")
-    assert [r.status for r in inbound()] == ["applied"]
+    reconnects_and_confirms_a_reply(watcher, server, own, ada, "after the restart")
     warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     waits = [w.rpartition("trying again in ")[2] for w in warnings]
     assert waits[:3] == ["1 s", "2 s", "2 s"]  # doubling, up to IMAP_RECONNECT_MAX_SECONDS
