@@ -67,24 +67,26 @@ def round_opened(game: Game, round_: Round) -> None:
     """
     shared: dict[tuple[str, str], outbox.Shared | None] = {}  # by zone and language
     readers, whole = [], []
+    link = base_url()  # may read the database: once for all
     for player in game.active_players:
         if not player.wants_round_mail:
             continue
         key = (player.timezone or game.timezone, player.language)
         if key not in shared:
-            shared[key] = outbox.render_shared("round_opened", player.language, player,
-                                               **_round_opened_context(game, round_, player))
+            shared[key] = outbox.render_shared(
+                "round_opened", player.language, player,
+                **_round_opened_context(game, round_, player, link))
         if shared[key] is not None:
             readers.append((player, shared[key]))
         else:  # the templates read more of the player than the name
             whole.append(outbox.message(
                 "round_opened", player.email, "round_opened", player.language, game=game,
-                player=player, **_round_opened_context(game, round_, player)))
+                player=player, **_round_opened_context(game, round_, player, link)))
     outbox.queue_all(outbox.personal("round_opened", game, readers) + whole)
 
 
-def _round_opened_context(game: Game, round_: Round, player: Player) -> dict:
-    return dict(game=game, round=round_, deadline=_deadline(player, round_),
+def _round_opened_context(game: Game, round_: Round, player: Player, link: str) -> dict:
+    return dict(game=game, round=round_, deadline=_deadline(player, round_), base_url=link,
                 turn_template=turn_template(player, round_, Turn()))
 
 
@@ -158,19 +160,20 @@ def round_report(game: Game, round_: Round) -> None:
     shared: dict[tuple[str, str], outbox.Shared | None] = {}
     kind = "final_report" if next(iter(built.values())).final else "report"
     personal, whole = [], []
+    link = base_url()  # may read the database: once for all
     for player in readers:
         lang, tz = player.language, player.timezone or game.timezone
         if (lang, tz) not in texts:
             texts[(lang, tz)] = _EscapedOnce(reports.render_text(built[lang], tz, lang))
             shared[(lang, tz)] = outbox.render_shared(
                 "report", lang, player, game=game, report=built[lang],
-                report_text=texts[(lang, tz)])
+                report_text=texts[(lang, tz)], base_url=link)
         if shared[(lang, tz)] is not None:
             personal.append((player, shared[(lang, tz)]))
         else:
             whole.append(outbox.message(kind, player.email, "report", lang, game=game,
                                         player=player, report=built[lang],
-                                        report_text=texts[(lang, tz)]))
+                                        report_text=texts[(lang, tz)], base_url=link))
     outbox.queue_all(outbox.personal(kind, game, personal) + whole)
 
 
