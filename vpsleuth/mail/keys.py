@@ -23,14 +23,14 @@ from ..models import Player
 _KEY = re.compile(r"\+(\d{1,12})\.([a-z2-7]{16})@", re.IGNORECASE)
 
 
-def _signature(player_id: int, game_id: int, generation: int = 0) -> str:
-    """The key's HMAC; ``generation`` rises when the player's address changes.
+def _message(player: Player) -> str:
+    """What a player's key signs; the generation rises when the player's address changes.
 
     Generation 0 signs what keys always signed, so mails sent before
     generations existed can still be answered.
     """
-    message = f"reply:{game_id}:{player_id}" + (f":{generation}" if generation else "")
-    return _keyed(current_app.config["SECRET_KEY"], message)
+    generation = player.key_generation or 0
+    return f"reply:{player.game_id}:{player.id}" + (f":{generation}" if generation else "")
 
 
 @lru_cache(maxsize=1 << 14)
@@ -50,7 +50,7 @@ def forget() -> None:
 
 
 def _signature_of(player: Player) -> str:
-    return _signature(player.id, player.game_id, player.key_generation or 0)
+    return _keyed(current_app.config["SECRET_KEY"], _message(player))
 
 
 def reply_key(player: Player) -> str:
@@ -68,9 +68,7 @@ def reply_addresses() -> Callable[[Player], str]:
     local, _, domain = current_app.config["REPLY_ADDRESS"].partition("@")
 
     def address(player: Player) -> str:
-        generation = player.key_generation or 0
-        signed = f"reply:{player.game_id}:{player.id}" + (f":{generation}" if generation else "")
-        return f"{local}+{player.id}.{_keyed(secret, signed)}@{domain}"
+        return f"{local}+{player.id}.{_keyed(secret, _message(player))}@{domain}"
 
     return address
 
