@@ -332,10 +332,11 @@ def show(game, player):
 
 
 def register(app) -> None:
+    from .catalogue import translations_cli
     from .check import check
     from .demo import demo
 
-    for command in (game_cli, player_cli, turn_cli, verify, demo, check):
+    for command in (game_cli, player_cli, turn_cli, verify, demo, check, translations_cli):
         app.cli.add_command(command)
 
 

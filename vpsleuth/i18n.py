@@ -1,10 +1,33 @@
-"""The few words the service shows, in English and German.
+"""Words in the reader's language: gettext catalogues (vpsleuth/translations).
 
-A table rather than gettext catalogues: the texts are few and short, and a
-table needs no compile step at install time.
+English texts are the message ids; ``translate(lang, text)`` looks ``text`` up
+in the catalogue of ``lang`` (compiled ``.mo`` files, committed; see
+vpsleuth/catalogue.py and docs/translating.md). The tables below are the old
+hand-kept ones, consulted only while texts move into the catalogues.
 """
 
 from __future__ import annotations
+
+import gettext as _gettext
+from functools import cache
+from pathlib import Path
+
+from babel.support import Translations
+
+DIRECTORY = Path(__file__).resolve().parent / "translations"
+
+
+def N_(text: str) -> str:  # noqa: N802  (gettext's own name for it)
+    """Mark ``text`` for the catalogue; it is translated where it is shown."""
+    return text
+
+
+@cache
+def catalogue(lang: str) -> _gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (an empty one for English)."""
+    if lang == "en":
+        return _gettext.NullTranslations()
+    return Translations.load(str(DIRECTORY), [lang])
 
 _DE = {
     "Round report": "Rundenbericht",
@@ -49,7 +72,15 @@ def add(lang: str, table: dict[str, str]) -> None:
 
 
 def translate(lang: str, text: str) -> str:
-    return TABLES.get(lang, {}).get(text, text)
+    if not text or lang == "en":
+        return text
+    found = catalogue(lang).gettext(text)
+    return found if found != text else TABLES.get(lang, {}).get(text, text)
+
+
+def ntranslate(lang: str, singular: str, plural: str, n: int) -> str:
+    """The form of ``singular``/``plural`` for ``n`` in ``lang`` (ngettext)."""
+    return catalogue(lang).ngettext(singular, plural, n)
 
 
 def translator(lang: str):
