@@ -17,8 +17,17 @@ depends_on = None
 
 
 def upgrade():
-    pass  # placeholder, filled in by the change that needs it
+    # A bot is a player with a level (easy, medium, hard) and no mailbox.
+    with op.batch_alter_table('player', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('bot_level', sa.String(length=8), nullable=True))
+    # A practice game: one human against bots, kept apart from real games.
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('practice', sa.Boolean(), nullable=False,
+                                      server_default=sa.false()))
 
 
 def downgrade():
-    pass
+    with op.batch_alter_table('game', schema=None) as batch_op:
+        batch_op.drop_column('practice')
+    with op.batch_alter_table('player', schema=None) as batch_op:
+        batch_op.drop_column('bot_level')

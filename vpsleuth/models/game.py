@@ -44,6 +44,10 @@ class Game(db.Model):
     # max_players caps the active players however they came (None: no limit).
     open_to_join: Mapped[bool] = mapped_column(default=False, server_default=false())
     max_players: Mapped[int | None] = mapped_column(Integer)
+    # House rule (issue 13): the players' sheet shows what the public record rules out.
+    deduction_aid: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # One human against bots (services/practice.py): never listed, resolves on the human's turn.
+    practice: Mapped[bool] = mapped_column(default=False, server_default=false())
     # published at the start; the distribution itself lives in GameSecret
     commitment: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -132,8 +136,14 @@ class Player(db.Model):
     withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     # Raised when the address changes: reply keys and feed links made before stop working.
     key_generation: Mapped[int] = mapped_column(default=0, server_default="0")
+    # A computer player (easy, medium, hard; bots/): no mailbox, plays from the public record.
+    bot_level: Mapped[str | None] = mapped_column(String(8))
 
     game: Mapped[Game] = relationship(back_populates="players")
+
+    @property
+    def is_bot(self) -> bool:
+        return self.bot_level is not None
 
     def __repr__(self) -> str:
         return f"<Player {self.id} {self.name!r}>"

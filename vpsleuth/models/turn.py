@@ -10,7 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from ..extensions import db
 from .types import UTCDateTime, VerbatimText, utcnow
 
-CHANNELS = ("cli", "web", "email", "gm", "api")
+CHANNELS = ("cli", "web", "email", "gm", "api", "bot")
 
 
 class TurnVersion(db.Model):
