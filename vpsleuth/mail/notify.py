@@ -21,6 +21,11 @@ def _answering(channel: str) -> threads.Answered | None:
     return threads.answered() if channel == "email" else None
 
 
+def has_mailbox(player: Player) -> bool:
+    """A bot has no mailbox, and a practice game (one human against bots) sends no mail."""
+    return not player.is_bot and not player.game.practice
+
+
 def sign_in_url(token: str) -> str:
     return f"{base_url()}/signin/{token}"
 
@@ -54,6 +59,8 @@ def address_change(player: Player, new_email: str, token: str) -> None:
 
 
 def invitation(player: Player, token: str, gm_name: str | None = None) -> None:
+    if not has_mailbox(player):
+        return
     outbox.queue("invitation", player.email, "invitation", player.language, game=player.game,
                  player=player, link=sign_in_url(token), gm_name=gm_name)
 
@@ -69,7 +76,7 @@ def round_opened(game: Game, round_: Round) -> None:
     readers, whole = [], []
     link = base_url()  # may read the database: once for all
     for player in game.active_players:
-        if not player.wants_round_mail:
+        if not player.wants_round_mail or not has_mailbox(player):
             continue
         key = (player.timezone or game.timezone, player.language)
         if key not in shared:
@@ -97,7 +104,7 @@ def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
     ``signoff``: the lines of a mail set aside as a sign-off, named word for word.
     """
     by_other = channel == "gm" or entered_by.lower() != player.email.lower()
-    if not (player.wants_confirmations or by_other):
+    if not has_mailbox(player) or not (player.wants_confirmations or by_other):
         return
     outbox.queue("confirmation", player.email, "confirmation", player.language,
                  game=player.game, player=player, reply=_answering(channel), round=round_,
@@ -117,6 +124,8 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
     """
     from ..models import utcnow
 
+    if not has_mailbox(player):
+        return
     taking_turns = round_ is not None and round_.state == "open" and utcnow() < round_.deadline
     outbox.queue("refused", player.email, "refused", player.language, game=player.game,
                  player=player, reply=threads.answered(), errors=errors or [], reason=reason,
@@ -125,6 +134,8 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
 
 
 def reminder(player: Player, round_: Round, hours: int) -> None:
+    if not has_mailbox(player):
+        return
     outbox.queue("reminder", player.email, "reminder", player.language, game=player.game,
                  player=player, round=round_, hours=hours, deadline=_deadline(player, round_),
                  turn_template=turn_template(player, round_))
@@ -148,8 +159,8 @@ def round_report(game: Game, round_: Round) -> None:
     from ..services import reports
 
     # everyone but the players withdrawn before the round opened
-    readers = [p for p in game.players
-               if p.active or not p.withdrawn_at or p.withdrawn_at >= round_.opened_at]
+    readers = [p for p in game.players if has_mailbox(p)
+               and (p.active or not p.withdrawn_at or p.withdrawn_at >= round_.opened_at)]
     if not readers:
         return
     # One report per language, one text per language and zone, not one per player.
@@ -196,6 +207,8 @@ _MOVED = {
 def deadline_moved(game: Game, round_: Round, why: str) -> None:
     """Tell every active player; ``why`` is extended, advanced, resumed or outage."""
     for player in game.active_players:
+        if not has_mailbox(player):
+            continue
         lang = player.language if player.language == "de" else "en"
         outbox.queue("deadline_moved", player.email, "deadline_moved", player.language,
                      game=game, player=player, round=round_, reason=_MOVED[(why, lang)],
