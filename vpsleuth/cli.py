@@ -90,9 +90,11 @@ def game_cli() -> None:
 @click.option("--after-early", type=click.Choice(["calendar", "fresh"]), default="calendar",
               show_default=True, help="After a round closes early, the next deadline keeps "
               "the calendar or is a whole interval from the close.")
+@click.option("--aid/--no-aid", default=False, show_default=True,
+              help="House rule: the players' sheet shows what the public record rules out.")
 @click.option("--language", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_bonus_round,
-                bonus, right, wrong, early, after_early, language):
+                bonus, right, wrong, early, after_early, aid, language):
     """Create a game with its house rules and deadline schedule."""
     timezone = timezone or current_app.config["DEFAULT_TIMEZONE"]
     if not first_deadline and not deadlines:
@@ -105,7 +107,7 @@ def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_
         raise click.BadParameter("bonus values are whole numbers like 3,2,1") from None
     rules = Ruleset(rounds, first_bonus_round, bonuses, right, wrong, early)
     game = games.create_game(name, schedule, rules, language=language, actor="cli",
-                             after_early=after_early)
+                             after_early=after_early, deduction_aid=aid)
     click.echo(f"Created game {game.id} {game.name!r}: {schedule.describe(language)}")
 
 
@@ -332,12 +334,14 @@ def show(game, player):
 
 
 def register(app) -> None:
+    from . import bot_cli
     from .catalogue import translations_cli
     from .check import check
     from .demo import demo
 
     for command in (game_cli, player_cli, turn_cli, verify, demo, check, translations_cli):
         app.cli.add_command(command)
+    bot_cli.register(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

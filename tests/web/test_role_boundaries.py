@@ -102,6 +102,7 @@ TABLE = {
     "GET /gm/games/<g>/board":                          "login 404   404   ok    404   404",
     "POST /gm/games/<g>/deadline":                      "login 404   404   bad   404   404",
     "POST /gm/games/<g>/after-early":                   "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/aid":                           "login 404   404   409   404   404",
     "POST /gm/games/<g>/resume":                        "login 404   404   409   404   404",
     "POST /gm/games/<g>/resolve":                       "login 404   404   bad   404   404",
     "GET /gm/games/<g>/turn":                           "login 404   404   ok    404   404",

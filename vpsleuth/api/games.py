@@ -108,10 +108,11 @@ def create_game():
     if "after_early" in body.get("rules", {}):
         after_early = inputs.choice(body["rules"]["after_early"], "rules.after_early",
                                     AFTER_EARLY)
+    aid = inputs.boolean(body.get("rules", {}).get("deduction_aid", False), "rules.deduction_aid")
     game = games.create_game(name, _schedule(body["schedule"]), rules,
                              language=language, actor=who.actor,
                              game_master_id=who.game_master.id, reminder_hours=hours,
-                             after_early=after_early)
+                             after_early=after_early, deduction_aid=aid)
     location = url_for("api.get_game", game_id=game.id)
     return game_detail(game, my_roles(who, game)), 201, {"Location": location}
 
@@ -152,7 +153,8 @@ _RULE_RANGES = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right":
 def _rules(value) -> Ruleset:
     if not isinstance(value, dict):
         raise BadInput("rules", "must be an object of house rules")
-    allowed = set(_RULE_RANGES) | {"bonuses", "early_resolution", "after_early"}
+    allowed = set(_RULE_RANGES) | {"bonuses", "early_resolution", "after_early",
+                                   "deduction_aid"}
     unknown = sorted(set(value) - allowed)
     if unknown:
         raise BadInput(f"rules.{unknown[0]}", f"unknown house rule; the house rules are "

@@ -68,7 +68,8 @@ def game_detail(game: Game, my_roles: list[str]) -> dict:
                   "bonuses": list(rules.bonuses), "points_right": rules.points_right,
                   "points_wrong": rules.points_wrong,
                   "early_resolution": rules.early_resolution,
-                  "after_early": game.after_early},
+                  "after_early": game.after_early,
+                  "deduction_aid": game.deduction_aid},
         "reminder_hours": game.reminders,
         "schedule": {**schedule, "description":
                      Schedule.from_json(schedule).describe(game.language)},

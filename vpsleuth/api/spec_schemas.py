@@ -80,9 +80,11 @@ SUMMARY = {"id": ID, "name": STRING, "state": STATE,
 AFTER_EARLY = {"type": "string", "enum": ["calendar", "fresh"],
                "description": "after a round closed early, the next deadline keeps the "
                               "calendar, or is a fresh interval from the close"}
+AID = {"type": "boolean", "description": "house rule: during the game the players' "
+       "information sheet shows what the public record has ruled out (default false)"}
 RULES_OUT = {"rounds": INT, "first_bonus_round": INT, "bonuses": array(INT),
              "points_right": INT, "points_wrong": INT, "early_resolution": BOOL,
-             "after_early": AFTER_EARLY}
+             "after_early": AFTER_EARLY, "deduction_aid": AID}
 RULE_LIMITS = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right": (1, 99),
                "points_wrong": (-99, 0)}
 
@@ -228,8 +230,10 @@ SCHEMAS: dict[str, dict] = {
                          for name, (low, high) in RULE_LIMITS.items()},
                       "bonuses": array({"type": "integer", "minimum": 0, "maximum": 99},
                                        maxItems=10),
-                      "early_resolution": BOOL, "after_early": AFTER_EARLY},
-                     optional=(*RULE_LIMITS, "bonuses", "early_resolution", "after_early")),
+                      "early_resolution": BOOL, "after_early": AFTER_EARLY,
+                      "deduction_aid": AID},
+                     optional=(*RULE_LIMITS, "bonuses", "early_resolution", "after_early",
+                               "deduction_aid")),
         "reminder_hours": array({"type": "integer", "minimum": 1, "maximum": 336},
                                 maxItems=10),
     }, optional=("language", "rules", "reminder_hours")),

@@ -80,11 +80,13 @@ def find_player(game: Game, ref: str | int) -> Player:
 
 def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
                 language: str = "en", actor: str = "gm", game_master_id: int | None = None,
-                reminder_hours: list[int] | None = None, after_early: str = "calendar") -> Game:
+                reminder_hours: list[int] | None = None, after_early: str = "calendar",
+                deduction_aid: bool = False) -> Game:
     """A new game in setup: players can be added, house rules are fixed now.
 
     ``after_early``: after a round closed early, the next deadline keeps the
     ``calendar`` or is a ``fresh`` interval from the close (Schedule.following).
+    ``deduction_aid``: the players' sheet shows what the public record rules out.
     """
     name = name.strip()
     if not name or len(name) > 120:
@@ -103,12 +105,13 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     check_after_early(after_early)
     game = Game(name=name, language=language, timezone=schedule.timezone,
                 schedule_json=json.dumps(schedule.to_json()), game_master_id=game_master_id,
-                reminder_hours=",".join(str(h) for h in hours), after_early=after_early)
+                reminder_hours=",".join(str(h) for h in hours), after_early=after_early,
+                deduction_aid=bool(deduction_aid))
     game.ruleset = rules or Ruleset()
     db.session.add(game)
     db.session.flush()
     audit(game, actor, "create_game", rules=game.ruleset, schedule=schedule.to_json(),
-          after_early=after_early)
+          after_early=after_early, deduction_aid=bool(deduction_aid))
     db.session.commit()
     return game
 

@@ -74,6 +74,17 @@ def set_after_early(game: Game, choice: str, *, actor: str) -> None:
     db.session.commit()
 
 
+def set_deduction_aid(game: Game, on: bool, *, actor: str) -> None:
+    """Switch the deduction aid house rule (audited); like every house rule, only in setup."""
+    if game.state != "setup":
+        raise WrongState(f"{game.name!r} has started; house rules are fixed now",
+                         de=f"{game.name!r} hat begonnen; die Hausregeln stehen jetzt fest")
+    if bool(on) != game.deduction_aid:
+        game.deduction_aid = bool(on)
+        audit(game, actor, "set_deduction_aid", new=game.deduction_aid)
+    db.session.commit()
+
+
 def pause_game(game: Game, *, actor: str, now: datetime | None = None) -> None:
     """Stop the clock: no turns, no resolution, until resume."""
     if game.state != "running":

@@ -35,7 +35,7 @@ FORMAT = "vpsleuth-game/1"
 _GAME_FIELDS = ("name", "state", "language", "timezone", "schedule_json", "rounds",
                 "first_bonus_round", "bonuses", "points_right", "points_wrong",
                 "early_resolution", "reminder_hours", "commitment", "created_at", "started_at",
-                "paused_at", "finished_at", "after_early", "max_players")
+                "paused_at", "finished_at", "after_early", "max_players", "deduction_aid")
 # Not open_to_join: an imported game has no GM account here to decide requests.
 _PLAYER_FIELDS = ("id", "name", "email", "language", "timezone", "active", "joined_at",
                   "withdrawn_at", "wants_round_mail", "wants_reminders", "wants_confirmations",

@@ -48,6 +48,7 @@ class NewGameForm(FlaskForm):
     points_wrong = IntegerField(default=-2, validators=[InputRequired(WHOLE)])
     early_resolution = BooleanField(default=False)
     after_early = StringField(default="calendar", validators=[AnyOf(AFTER_EARLY, CHOOSE)])
+    deduction_aid = BooleanField(default=False)
     reminders = StringField(default="24, 4")
     schedule_kind = StringField(default="weekly",
                                 validators=[AnyOf(["weekly", "explicit"], CHOOSE)])

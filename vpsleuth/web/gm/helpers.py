@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 from flask import Response, flash, g
 
 from ...extensions import db
-from ...i18n import translate
+from ...i18n import N_, translate
 from ...models import Game, GameMaster, Player, utcnow
 from ...schedule import ScheduleError, format_deadline, to_local
 from ...services import access
@@ -32,6 +32,7 @@ LABELS = {
         "extend_deadline": "deadline extended", "pause_game": "game paused",
         "advance_deadline": "deadline brought forward",
         "set_after_early": "deadline after an early close chosen",
+        "set_deduction_aid": N_("deduction aid switched"),
         "resume_game": "game resumed", "resolve_round": "round resolved",
         "enter_turn": "turn entered", "change_email": "address changed",
         "view_distribution": "distribution viewed",

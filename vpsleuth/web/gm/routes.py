@@ -6,6 +6,7 @@ from flask import redirect, render_template, request, url_for
 from sqlalchemy import select
 
 from ...extensions import db
+from ...i18n import N_
 from ...models import Game
 from ...rules import RulesetError
 from ...schedule import Schedule, ScheduleError
@@ -70,7 +71,8 @@ def new_game():
                                          language=form.language.data, actor=actor(),
                                          game_master_id=current_viewer().gm_id,
                                          reminder_hours=hours,
-                                         after_early=form.after_early.data)
+                                         after_early=form.after_early.data,
+                                         deduction_aid=bool(form.deduction_aid.data))
             except ServiceError as exc:
                 errors["form"] = exc.message
             else:
@@ -113,6 +115,19 @@ def after_early(game_id: int):
         if game.after_early == "calendar" else
         "Saved: after an early close the next round gets a whole interval from the close.")
     return redirect(url_for("gm.game", game_id=game.id) + "#schedule")
+
+
+@bp.post("/games/<int:game_id>/aid")
+def deduction_aid(game_id: int):
+    """Switch the deduction aid house rule, before the game starts (audited)."""
+    game = gm_game(game_id)
+    try:
+        gm.set_deduction_aid(game, request.form.get("deduction_aid") == "on", actor=actor())
+    except ServiceError as exc:
+        return _game_page(game, InviteForm(language=game.language), refused(exc))
+    say(N_("Saved: the deduction aid is on.") if game.deduction_aid else
+        N_("Saved: the deduction aid is off."))
+    return redirect(url_for("gm.game", game_id=game.id) + "#aid")
 
 
 @bp.post("/games/<int:game_id>/players")
