@@ -1,8 +1,9 @@
-"""The rules and the help on playing by mail, in English and German, from docs/*.md.
+"""The rules and the help on playing by mail, in the reader's language, from docs/*.md.
 
-The pages are the repository's own Markdown files (docs/RULES.md, its German
-docs/RULES.de.md, docs/help-mail.md and .de.md), so README, the site and the
-mails all point to one text. They are rendered with markdown-it-py: CommonMark
+The pages are the repository's own Markdown files (docs/RULES.md with its
+translations docs/RULES.de.md and docs/RULES.es.md, docs/help-mail.md with
+help-mail.de.md and help-mail.es.md), so README, the site and the mails all
+point to one text; a language without its own file gets the English one. They are rendered with markdown-it-py: CommonMark
 to the letter (the rules' table through its GFM table rule), pure Python,
 maintained by the Executable Books project; with ``html`` off, raw HTML in a
 file is escaped rather than passed through, and its link check refuses
@@ -22,18 +23,14 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from .. import ROOT
-from ..i18n import add, translate
+from ..i18n import translate
 from .session import current_language
 
 bp = Blueprint("docs", __name__)
 DOCS = ROOT / "docs"
-# page -> file stem; the German file is <stem>.de.md
+# page -> file stem; a translation is <stem>.<lang>.md (RULES.de.md, help-mail.es.md)
 PAGES = {"rules": "RULES", "mail": "help-mail"}
-
-add("de", {
-    "Rules": "Regeln", "Playing by mail": "Per Mail spielen", "Help": "Hilfe",
-    "Table": "Tabelle", "Rules and help": "Regeln und Hilfe",
-})
+_LANG_CODE = re.compile(r"[a-z]{2}")
 
 
 def _renderer() -> MarkdownIt:
@@ -71,8 +68,11 @@ MARKDOWN = _renderer()
 def source(page: str, lang: str) -> Path:
     """The file of ``page`` in ``lang`` (English where no translation exists)."""
     stem = PAGES[page]
-    german = DOCS / f"{stem}.de.md"
-    return german if lang == "de" and german.exists() else DOCS / f"{stem}.md"
+    if lang != "en" and _LANG_CODE.fullmatch(lang):
+        translated = DOCS / f"{stem}.{lang}.md"
+        if translated.exists():
+            return translated
+    return DOCS / f"{stem}.md"
 
 
 @lru_cache(maxsize=16)
