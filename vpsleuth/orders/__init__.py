@@ -14,7 +14,8 @@ from .parser import (
     parse_turn,
 )
 from .render import format_turn
+from .words import ShownLine, describe, localized
 
 __all__ = ["HINTS", "DropAll", "DropTip", "LineError", "ParsedTurn", "PlaceTip",
-           "RepeatLastRound", "Step", "TurnChange", "format_turn", "parse_location",
-           "parse_turn"]
+           "RepeatLastRound", "ShownLine", "Step", "TurnChange", "describe", "format_turn",
+           "localized", "parse_location", "parse_turn"]

@@ -1,14 +1,17 @@
 """The turn language: one text format for a player's turn (email, CLI, GM, API).
 
     # comments and blank lines are ignored
-    QUESTION E blue opal          FRAGE E blau Opal
-    TIP A RD1                     TIPP A Diamant rot I
-    TIP X YO3, B BP2              (several tips: comma-separated)
-    DROP RD1                      STREICHE RD1      withdraw a tip
-    DROP ALL                      STREICHE ALLE     withdraw every tip
-    QUESTION NONE                 FRAGE KEINE       withdraw the question
-    REPEAT                        WIEDERHOLE        last round's tips again
-    END                           ENDE              ignore everything below
+    QUESTION E blue opal     FRAGE E blau Opal       PREGUNTA E ópalo azul
+    TIP A RD1                TIPP A Diamant rot I    PISTA A diamante rojo solitario
+    TIP X YO3, B BP2         (several tips: comma-separated; APUESTA too)
+    DROP RD1                 STREICHE RD1            QUITA RD1       withdraw a tip
+    DROP ALL                 STREICHE ALLE           QUITA TODAS     withdraw every tip
+    QUESTION NONE            FRAGE KEINE             PREGUNTA NINGUNA  withdraw the question
+    REPEAT                   WIEDERHOLE              REPITE          last round's tips again
+    END                      ENDE                    FIN             ignore everything below
+
+Every keyword works for every player, whatever their language; X is also
+nobody, niemand or nadie.
 
 The lines apply in the order written and a later line wins (RULES.md 6a):
 ``TIP A RD1`` then ``REPEAT`` leaves last round's tip for RD1, if it had one;
@@ -35,45 +38,28 @@ from ..rules import (
     parse_gem,
     parse_question,
 )
-from ..rules.gems import shown
+from ..rules.gems import N_, RuleError, in_words, shown
+from .words import HINTS, LineError
 
+# English, German and Spanish keywords; every player may use any of them.
 _KEYWORDS = {
     "question": "question", "q": "question", "frage": "question",
+    "pregunta": "question", "preguntar": "question",
     "tip": "tip", "tips": "tip", "tipp": "tip", "tipps": "tip",
+    "pista": "tip", "pistas": "tip", "apuesta": "tip", "apuestas": "tip",
     "drop": "drop", "withdraw": "drop", "streiche": "drop", "streichen": "drop",
+    "quita": "drop", "quitar": "drop", "retira": "drop",
     "repeat": "repeat", "wiederhole": "repeat", "wiederholen": "repeat",
-    "end": "end", "ende": "end",
+    "repite": "repeat", "repetir": "repeat",
+    "end": "end", "ende": "end", "fin": "end",
 }
-_NONE_WORDS = {"none", "no", "keine", "kein", "nichts", "-"}
-_ALL_WORDS = {"all", "alle", "alles"}
-_NOBODY_WORDS = {"x", "nobody", "niemand", "none"}
+_NONE_WORDS = {"none", "no", "keine", "kein", "nichts", "-", "ninguna", "ninguno", "nada"}
+_ALL_WORDS = {"all", "alle", "alles", "todas", "todos", "todo"}
+_NOBODY_WORDS = {"x", "nobody", "niemand", "none", "nadie"}
 _LEAD = re.compile(r"^\s*([A-Za-zÄÖÜäöü]+)\s*:?\s*(.*)$")
 # A comma or semicolon followed by a new location starts another tip ("A RD1, X YO3").
-_TIP_SPLIT = re.compile(r"[,;]\s*(?=(?:[A-GX]|nobody|niemand|none)\s)", re.IGNORECASE)
+_TIP_SPLIT = re.compile(r"[,;]\s*(?=(?:[A-GX]|nobody|niemand|none|nadie)\s)", re.IGNORECASE)
 _CODES_ONLY = re.compile(r"^(?:[RBGYDPO123rbgydpo]{3}\s*)+$")
-
-HINTS = {
-    "question": "QUESTION <A-G> <one attribute or two of different categories>, "
-                "e.g. QUESTION E blue opal",
-    "tip": "TIP <A-G or X> <gem>, e.g. TIP A RD1 or TIP X yellow opal cluster",
-    "drop": "DROP <gem> or DROP ALL, e.g. DROP RD1",
-    "unknown": "lines start with QUESTION, TIP, DROP, REPEAT or END (or FRAGE, TIPP, "
-               "STREICHE, WIEDERHOLE, ENDE); # starts a comment",
-}
-
-
-@dataclass(frozen=True)
-class LineError:
-    """One bad line: its number (from 1), its text, what was wrong, what is right."""
-
-    line: int
-    text: str
-    message: str
-    hint: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message} (write: {self.hint})"
-
 
 _UNSET = object()
 T = TypeVar("T")
@@ -217,8 +203,12 @@ class _Parser:
         self.change = TurnChange()
         self.errors: list[LineError] = []
 
-    def error(self, no: int, text: str, message: str, kind: str) -> None:
-        self.errors.append(LineError(no, text, message, HINTS[kind]))
+    def error(self, no: int, text: str, message: str, kind: str, /, **params: object) -> None:
+        english = message.format(**{k: in_words(v) for k, v in params.items()})
+        self.errors.append(LineError(no, text, english, HINTS[kind], message, params))
+
+    def refused(self, no: int, text: str, exc: RuleError, kind: str) -> None:
+        self.error(no, text, exc.message_id, kind, **exc.params)
 
     def line(self, no: int, text: str) -> bool:
         """Handle one line; False once END is read."""
@@ -228,7 +218,8 @@ class _Parser:
         m = _LEAD.match(body)
         keyword = _KEYWORDS.get(m.group(1).lower()) if m else None
         if keyword is None:
-            self.error(no, text, f"'{shown(body.split()[0])}' is not a command", "unknown")
+            self.error(no, text, N_("'{word}' is not a command"), "unknown",
+                       word=shown(body.split()[0]))
             return True
         rest = m.group(2).strip()
         if keyword == "end":
@@ -236,10 +227,10 @@ class _Parser:
         if keyword == "repeat":
             self.change.steps.append(RepeatLastRound(no))
         else:
-            getattr(self, keyword)(no, text, rest)
+            getattr(self, keyword)(no, text, rest, m.group(1).upper())
         return True
 
-    def question(self, no: int, text: str, rest: str) -> None:
+    def question(self, no: int, text: str, rest: str, word: str) -> None:
         # A later question line replaces an earlier one, as a later turn would (6a).
         if rest.lower() in _NONE_WORDS:
             self.change.question = None
@@ -247,23 +238,24 @@ class _Parser:
         try:
             self.change.question = parse_question(rest)
         except QuestionError as exc:
-            self.error(no, text, str(exc), "question")
+            self.refused(no, text, exc, "question")
 
-    def tip(self, no: int, text: str, rest: str) -> None:
+    def tip(self, no: int, text: str, rest: str, word: str) -> None:
         on_this_line: dict[Gem, str] = {}
         head, _, gems = rest.partition(" ")
         for item in _TIP_SPLIT.split(f"{head} {gems}".strip()):
             place_word, _, gem_text = item.strip().partition(" ")
             location = parse_location(place_word)
             if not place_word:
-                self.error(no, text, "no location and gem after TIP", "tip")
+                self.error(no, text, N_("no location and gem after {keyword}"), "tip",
+                           keyword=word)
                 continue
             if location is None:
-                self.error(no, text, f"'{shown(place_word)}' is not a location; "
-                           "tips go to A-G or X (nobody)", "tip")
+                self.error(no, text, N_("'{word}' is not a location; tips go to A-G or X "
+                                        "(nobody)"), "tip", word=shown(place_word))
                 continue
             if not gem_text.strip():
-                self.error(no, text, f"no gem after {location}", "tip")
+                self.error(no, text, N_("no gem after {location}"), "tip", location=location)
             for gem_word in _gem_items(gem_text):
                 self._add_tip(no, text, location, gem_word, on_this_line)
 
@@ -272,27 +264,28 @@ class _Parser:
         try:
             gem = parse_gem(gem_text)
         except GemError as exc:
-            self.error(no, text, str(exc), "tip")
+            self.refused(no, text, exc, "tip")
             return
         # A later line wins; two places for one gem on one line is a slip to report.
         earlier = on_this_line.setdefault(gem, location)
         if earlier != location:
-            self.error(no, text, f"{gem.code} is tipped at {earlier} and at {location} on this "
-                       "line; one tip per gem", "tip")
+            self.error(no, text, N_("{gem} is tipped at {earlier} and at {location} on this "
+                                    "line; one tip per gem"), "tip",
+                       gem=gem.code, earlier=earlier, location=location)
             return
         self.change.steps.append(PlaceTip(no, gem, location))
 
-    def drop(self, no: int, text: str, rest: str) -> None:
+    def drop(self, no: int, text: str, rest: str, word: str) -> None:
         if rest.lower() in _ALL_WORDS:
             self.change.steps.append(DropAll(no))
             return
         if not rest:
-            self.error(no, text, "no gem to withdraw", "drop")
+            self.error(no, text, N_("no gem to withdraw"), "drop")
         for gem_text in _gem_items(rest):
             try:
                 self.change.steps.append(DropTip(no, parse_gem(gem_text)))
             except GemError as exc:
-                self.error(no, text, str(exc), "drop")
+                self.refused(no, text, exc, "drop")
 
 
 def parse_turn(text: str) -> ParsedTurn:

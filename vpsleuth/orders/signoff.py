@@ -6,7 +6,7 @@ the whole turn. This module finds the trailing block that is safe to set aside:
 
 * it comes after the last turn line (a line whose first word is a keyword);
 * no line of it holds a command, a gem (``RD1``, ``red``, ``Perle``; ``RD4``
-  counts too), a location (``A``-``G``, ``X``, nobody, niemand) or a near-miss
+  counts too), a location (``A``-``G``, ``X``, nobody, niemand, nadie) or a near-miss
   of a keyword (``TPI``, ``QUESTOIN``, ``Frgae``): such a line is a turn line
   gone wrong, and refusing it says so, where setting it aside would hide it.
 
@@ -32,10 +32,12 @@ from . import parser as _parser
 _OWN_KEYWORDS = frozenset({
     "question", "q", "frage", "tip", "tips", "tipp", "tipps", "drop", "withdraw",
     "streiche", "streichen", "repeat", "wiederhole", "wiederholen", "end", "ende",
+    "pregunta", "preguntar", "pista", "pistas", "apuesta", "apuestas", "quita", "quitar",
+    "retira", "repite", "repetir", "fin",
 })
 KEYWORDS = _OWN_KEYWORDS | frozenset(getattr(_parser, "_KEYWORDS", {}))
-_END_WORDS = frozenset({"end", "ende"})
-_LOCATION_WORDS = frozenset({"nobody", "niemand"})
+_END_WORDS = frozenset({"end", "ende", "fin"})
+_LOCATION_WORDS = frozenset({"nobody", "niemand", "nadie"})
 _LOCATION_LETTERS = frozenset("ABCDEFGX")
 _FIRST_WORD = re.compile(r"^\s*([^\W\d_]+)")
 _LEADING = re.compile(r"^[^\w#]+")

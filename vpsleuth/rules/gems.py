@@ -2,7 +2,7 @@
 
 A gem is one colour, one kind and one size. Its short code is colour + kind +
 size (``RD1`` is the red diamond solitaire). Players may write gems and
-attributes as codes, English or German words, sizes as 1/2/3, I/II/III or words,
+attributes as codes, English, German or Spanish words, sizes as 1/2/3, I/II/III or words,
 in any order and letter case; the service always shows one canonical form per
 language.
 """
@@ -14,7 +14,12 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
-LANGUAGES = ("en", "de")
+LANGUAGES = ("en", "de", "es")
+
+
+def N_(text: str) -> str:  # noqa: N802  (gettext's name; the rules stay free of i18n)
+    """Mark ``text`` for the catalogue; the edge translates it (vpsleuth/i18n.py)."""
+    return text
 
 
 class Category(Enum):
@@ -29,6 +34,7 @@ class Category(Enum):
 _CATEGORY_WORDS = {
     "en": {Category.COLOUR: "colour", Category.KIND: "kind", Category.SIZE: "size"},
     "de": {Category.COLOUR: "Farbe", Category.KIND: "Art", Category.SIZE: "Größe"},
+    "es": {Category.COLOUR: "color", Category.KIND: "clase", Category.SIZE: "tamaño"},
 }
 
 
@@ -48,6 +54,10 @@ class Attribute:
 
     def word(self, lang: str = "en") -> str:
         return _WORDS[lang][self.code]
+
+    def feminine(self) -> str:
+        """The Spanish colour after a feminine noun (``perla roja``); else ``word("es")``."""
+        return _FEMININE.get(self.code, self.word("es"))
 
     def __str__(self) -> str:
         return self.word("en")
@@ -74,7 +84,14 @@ _WORDS = {
         "D": "Diamant", "P": "Perle", "O": "Opal",
         "1": "Einer", "2": "Zweier", "3": "Dreier",
     },
+    "es": {
+        "R": "rojo", "B": "azul", "G": "verde", "Y": "amarillo",
+        "D": "diamante", "P": "perla", "O": "ópalo",
+        "1": "solitario", "2": "pareja", "3": "grupo",
+    },
 }
+# Spanish colours agree with the kind: "perla roja", "ópalo rojo".
+_FEMININE = {"R": "roja", "Y": "amarilla"}
 _ROMAN = {"1": "I", "2": "II", "3": "III"}
 
 COLOURS = tuple(Attribute(Category.COLOUR, c) for c in _CODES[Category.COLOUR])
@@ -116,7 +133,11 @@ class Gem:
         return attr in self.attributes
 
     def name(self, lang: str = "en") -> str:
-        """The canonical long name: ``red diamond solitaire`` / ``Diamant rot I``."""
+        """The canonical long name: ``red diamond solitaire`` / ``Diamant rot I`` /
+        ``diamante rojo solitario``."""
+        if lang == "es":
+            colour = self.colour.feminine() if self.kind.code == "P" else self.colour.word("es")
+            return f"{self.kind.word('es')} {colour} {self.size.word('es')}"
         if lang == "de":
             return f"{self.kind.word('de')} {self.colour.word('de')} {_ROMAN[self.size.code]}"
         return f"{self.colour.word()} {self.kind.word()} {self.size.word()}"
@@ -139,7 +160,28 @@ GEMS: tuple[Gem, ...] = tuple(
 GEM_BY_CODE = {g.code: g for g in GEMS}
 
 
-class GemError(ValueError):
+def in_words(value: object, lang: str = "en") -> str:
+    """A message parameter in ``lang``: an attribute or category by its word."""
+    word = getattr(value, "word", None)
+    return word(lang) if callable(word) else str(value)
+
+
+class RuleError(ValueError):
+    """A broken rule as a message id (English, marked N_, with {named} places) and
+    its parameters; ``str()`` is the English text, the edge translates the id."""
+
+    def __init__(self, message: str, /, **params: object):
+        self.message_id = message
+        self.params = params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str, translate=lambda lang, text: text) -> str:
+        """The message in ``lang``; ``translate(lang, msgid)`` comes from the edge."""
+        return translate(lang, self.message_id).format(
+            **{k: in_words(v, lang) for k, v in self.params.items()})
+
+
+class GemError(RuleError):
     """Text that does not name a gem or attributes; the message says why."""
 
 
@@ -160,16 +202,18 @@ def _fold(word: str) -> str:
 
 def _synonyms() -> dict[str, str]:
     table = {
-        "R": "red rot rote roter rotes roten rotem",
-        "B": "blue blau blaue blauer blaues blauen blauem",
-        "G": "green gruen gruene gruener gruenes gruenen gruenem",
-        "Y": "yellow gelb gelbe gelber gelbes gelben gelbem",
-        "D": "diamond diamonds diamant diamanten diamante",
-        "P": "pearl pearls perle perlen",
-        "O": "opal opals opale opalen",
-        "1": "1 i solitaire solitaires single singles einer one eins",
-        "2": "2 ii pair pairs zweier two zwei",
-        "3": "3 iii cluster clusters dreier three drei",
+        "R": "red rot rote roter rotes roten rotem rojo rojos roja rojas",
+        "B": "blue blau blaue blauer blaues blauen blauem azul azules",
+        "G": "green gruen gruene gruener gruenes gruenen gruenem verde verdes",
+        "Y": "yellow gelb gelbe gelber gelbes gelben gelbem amarillo amarillos amarilla "
+             "amarillas",
+        "D": "diamond diamonds diamant diamanten diamante diamantes",
+        "P": "pearl pearls perle perlen perla perlas",
+        "O": "opal opals opale opalen opalo opalos",  # ópalo: accents are folded away
+        "1": "1 i solitaire solitaires single singles einer one eins solitario solitarios "
+             "solitaria solitarias uno",
+        "2": "2 ii pair pairs zweier two zwei pareja parejas dos",
+        "3": "3 iii cluster clusters dreier three drei grupo grupos tres",
     }
     return {word: code for code, words in table.items() for word in words.split()}
 
@@ -190,7 +234,8 @@ def _names_no_size(token: str) -> bool:
 _SPLIT = re.compile(r"[\s\-_/.]+")
 # Fillers people write around attributes ("the red opal", "Diamant, rot").
 _FILLERS = {"the", "a", "an", "der", "die", "das", "ein", "eine", "gem", "gems", "stein",
-            "steine", "edelstein", "edelsteine", "and", "und", "of"}
+            "steine", "edelstein", "edelsteine", "and", "und", "of",
+            "el", "la", "los", "las", "un", "una", "gema", "gemas", "de", "en"}
 
 
 def parse_attributes(text: str, *, letters: bool = False) -> list[Attribute]:
@@ -214,9 +259,10 @@ def parse_attributes(text: str, *, letters: bool = False) -> list[Attribute]:
               or letters and _LETTER.match(token)):
             attrs.extend(_BY_CODE[c.upper()] for c in token)
         elif _names_no_size(token):
-            raise GemError(f"no gem {shown(raw.strip(',;:()').upper())}: sizes are 1-3")
+            raise GemError(N_("no gem {code}: sizes are 1-3"),
+                           code=shown(raw.strip(",;:()").upper()))
         else:
-            raise GemError(f"'{shown(raw)}' is not a colour, kind or size")
+            raise GemError(N_("'{word}' is not a colour, kind or size"), word=shown(raw))
     return attrs
 
 
@@ -225,21 +271,28 @@ def check_categories(attrs: list[Attribute]) -> None:
     seen: dict[Category, Attribute] = {}
     for a in attrs:
         if a.category in seen and seen[a.category] != a:
-            raise GemError(
-                f"two values of one {a.category.word()}: {seen[a.category]} and {a}"
-            )
+            raise GemError(N_("two values of one {category}: {first} and {second}"),
+                           category=a.category, first=seen[a.category], second=a)
         seen[a.category] = a
+
+
+_NAMES_NO = {
+    1: N_("'{text}' names no {first}"),
+    2: N_("'{text}' names no {first} and no {second}"),
+    3: N_("'{text}' names no {first} and no {second} and no {third}"),
+}
 
 
 def parse_gem(text: str) -> Gem:
     """The gem named by ``text``: ``RD1``, ``red diamond solitaire``,
     ``Diamant rot I``, ``1 rd`` ... Raises GemError saying what is missing."""
     if not text.strip():
-        raise GemError("no gem given")
+        raise GemError(N_("no gem given"))
     attrs = parse_attributes(text)
     check_categories(attrs)
     found = {a.category: a for a in attrs}
-    missing = [c.word() for c in Category if c not in found]
+    missing = dict(zip(("first", "second", "third"),
+                       (c for c in Category if c not in found), strict=False))
     if missing:
-        raise GemError(f"'{shown(text.strip())}' names no {' and no '.join(missing)}")
+        raise GemError(_NAMES_NO[len(missing)], text=shown(text.strip()), **missing)
     return Gem(found[Category.COLOUR], found[Category.KIND], found[Category.SIZE])

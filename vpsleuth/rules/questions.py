@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from .deal import NOBODY, PLACEHOLDERS, Distribution
 from .gems import (
+    N_,
     Attribute,
     Category,
     GemError,
+    RuleError,
     attribute,
     check_categories,
     parse_attributes,
@@ -16,7 +18,7 @@ from .gems import (
 )
 
 
-class QuestionError(ValueError):
+class QuestionError(RuleError):
     """An illegal question; the message says which rule it breaks."""
 
 
@@ -45,13 +47,18 @@ class Question:
         )
 
     def text(self, lang: str = "en") -> str:
-        """``How many blue opals does E hold?`` / ``Wie viele blaue Opale hat E?``"""
+        """``How many blue opals does E hold?`` / ``Wie viele blaue Opale hat E?`` /
+        ``¿Cuántos ópalos azules tiene E?``"""
+        if lang == "es":
+            return _spanish_question(self.placeholder, self.attributes)
         if lang == "de":
             return f"Wie viele {_german_phrase(self.attributes)} hat {self.placeholder}?"
         return f"How many {_english_phrase(self.attributes)} does {self.placeholder} hold?"
 
     def short(self, lang: str = "en") -> str:
-        """``E: blue opal`` / ``E: blau Opal``: the turn-language form."""
+        """``E blue opal`` / ``E blau Opal`` / ``E ópalo azul``: the turn-language form."""
+        if lang == "es":
+            return f"{self.placeholder} {_spanish_short(self.attributes)}"
         return f"{self.placeholder} " + " ".join(a.word(lang) for a in self.attributes)
 
 
@@ -62,18 +69,20 @@ def make_question(placeholder: str, attributes: list[Attribute]) -> Question:
     """A legal question, or QuestionError saying exactly which rule is broken."""
     place = placeholder.strip().upper()
     if place == NOBODY:
-        raise QuestionError("questions about the 36th gem (X) are not allowed; ask A-G")
+        raise QuestionError(N_("questions about the 36th gem (X) are not allowed; ask A-G"))
     if place not in PLACEHOLDERS:
-        raise QuestionError(f"'{shown(placeholder)}' is not a placeholder; ask one of A-G")
+        raise QuestionError(N_("'{word}' is not a placeholder; ask one of A-G"),
+                            word=shown(placeholder))
     unique = sorted(set(attributes), key=lambda a: (_ORDER[a.category], a.order))
     if not unique:
-        raise QuestionError("a question names one attribute or two of different categories")
+        raise QuestionError(N_("a question names one attribute or two of different categories"))
     try:
         check_categories(unique)
     except GemError as exc:
-        raise QuestionError(f"{exc}; name one value per category") from None
+        raise QuestionError(N_("two values of one {category}: {first} and {second}; name one "
+                               "value per category"), **exc.params) from None
     if len(unique) > 2:
-        raise QuestionError("three attributes name a single gem; ask about one or two")
+        raise QuestionError(N_("three attributes name a single gem; ask about one or two"))
     return Question(place, tuple(unique))
 
 
@@ -85,11 +94,12 @@ def parse_question(text: str) -> Question:
     head, _, rest = text.strip().partition(" ")
     place = head.strip(":,")
     if len(place) != 1:
-        raise QuestionError(f"'{shown(head)}' is not a placeholder; start with one of A-G")
+        raise QuestionError(N_("'{word}' is not a placeholder; start with one of A-G"),
+                            word=shown(head))
     try:
         attrs = parse_attributes(rest, letters=True)
     except GemError as exc:
-        raise QuestionError(str(exc)) from None
+        raise QuestionError(exc.message_id, **exc.params) from None
     return make_question(place, attrs)
 
 
@@ -120,4 +130,42 @@ def _german_phrase(attrs: tuple[Attribute, ...]) -> str:
         words.append(_DE_PLURAL[kind.code])
     else:
         words.append(_DE_SIZE[size.code] if size else "Steine")
+    return " ".join(words)
+
+
+# Spanish: plural nouns with their gender; colours and "solitario" agree with the noun.
+_ES_NOUN = {"D": ("diamantes", False), "P": ("perlas", True), "O": ("ópalos", False),
+            "1": ("solitarios", False), "2": ("parejas", True), "3": ("grupos", False)}
+_ES_PLURAL = {"R": ("rojos", "rojas"), "B": ("azules", "azules"),
+              "G": ("verdes", "verdes"), "Y": ("amarillos", "amarillas")}
+_ES_SIZE = {"1": ("solitarios", "solitarias"), "2": ("en pareja",) * 2, "3": ("en grupo",) * 2}
+
+
+def _spanish_question(place: str, attrs: tuple[Attribute, ...]) -> str:
+    """``¿Cuántas perlas rojas tiene E?``, ``¿Cuántos diamantes en grupo tiene A?``"""
+    by = {a.category: a for a in attrs}
+    colour, size, kind = (by.get(c) for c in (Category.COLOUR, Category.SIZE, Category.KIND))
+    if kind:
+        noun, feminine = _ES_NOUN[kind.code]
+        words = [noun] + ([_ES_SIZE[size.code][feminine]] if size else [])
+    elif size:
+        noun, feminine = _ES_NOUN[size.code]
+        words = [noun]
+    else:
+        noun, feminine = "gemas", True
+        words = [noun]
+    if colour:
+        words.insert(1, _ES_PLURAL[colour.code][feminine])
+    return f"¿{'Cuántas' if feminine else 'Cuántos'} {' '.join(words)} tiene {place}?"
+
+
+def _spanish_short(attrs: tuple[Attribute, ...]) -> str:
+    """``ópalo azul``, ``perla roja``, ``diamante grupo``: kind first, colour agreeing."""
+    by = {a.category: a for a in attrs}
+    kind, colour = by.get(Category.KIND), by.get(Category.COLOUR)
+    words = [kind.word("es")] if kind else []
+    if colour:
+        words.append(colour.feminine() if kind and kind.code == "P" else colour.word("es"))
+    if Category.SIZE in by:
+        words.append(by[Category.SIZE].word("es"))
     return " ".join(words)
