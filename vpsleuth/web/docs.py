@@ -3,13 +3,13 @@
 The pages are the repository's own Markdown files (docs/RULES.md with its
 translations docs/RULES.de.md and docs/RULES.es.md, docs/help-mail.md with
 help-mail.de.md and help-mail.es.md), so README, the site and the mails all
-point to one text; a language without its own file gets the English one. They are rendered with markdown-it-py: CommonMark
-to the letter (the rules' table through its GFM table rule), pure Python,
-maintained by the Executable Books project; with ``html`` off, raw HTML in a
-file is escaped rather than passed through, and its link check refuses
-``javascript:`` and similar URLs, so no sanitizer is needed after it.
-Python-Markdown, the other candidate, dropped its safe mode in 3.0 and would
-need one.
+point to one text; a language without its own file gets the English one. They
+are rendered with markdown-it-py: CommonMark to the letter (the rules' table
+through its GFM table rule), pure Python, maintained by the Executable Books
+project; with ``html`` off, raw HTML in a file is escaped rather than passed
+through, and its link check refuses ``javascript:`` and similar URLs, so no
+sanitizer is needed after it. Python-Markdown, the other candidate, dropped its
+safe mode in 3.0 and would need one.
 """
 
 from __future__ import annotations
