@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import re
 from datetime import datetime
 
@@ -192,4 +193,21 @@ def start_game(game: Game, *, now: datetime | None = None, seed: int | None = No
     db.session.flush()
     notify.round_opened(game, first)
     db.session.commit()
+    bots_play(game, now)
     return first
+
+
+def bots_play(game: Game, now: datetime) -> None:
+    """Computer players send their turn as a round opens (services/bots.py).
+
+    After the commit, so the round stands whatever they do; should a bot fail,
+    the scheduler's play-bots job sends its turn on its next tick.
+    """
+    if any(p.is_bot for p in game.active_players):
+        from .bots import play_bots
+
+        try:
+            play_bots(game, now=now)
+        except Exception:  # the round is open and committed; the job tries again
+            db.session.rollback()
+            logging.getLogger(__name__).exception("bots of game %d sent no turn", game.id)

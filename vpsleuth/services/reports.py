@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from ..extensions import db
+from ..i18n import translate
 from ..models import Game, Player, Round, RoundResult, StandingQuestion
 from ..rules import Question
 from .errors import NotFound
@@ -76,7 +77,6 @@ def build_reports(game: Game, number: int | None = None,
     round_ = done[-1] if number is None else next((r for r in done if r.number == number), None)
     if round_ is None:
         raise NotFound(f"round {number} of {game.name!r} has not been resolved")
-    names = {p.id: p.name for p in game.players}
     # Rows of columns, not objects: a big game has a thousand of each.
     results = db.session.execute(select(
         RoundResult.player_id, RoundResult.submitted, RoundResult.tip_score, RoundResult.bonus,
@@ -86,12 +86,13 @@ def build_reports(game: Game, number: int | None = None,
     asked = db.session.execute(select(
         StandingQuestion.player_id, StandingQuestion.question, StandingQuestion.answer)
         .where(StandingQuestion.round_id == round_.id).join(Player).order_by(Player.name)).all()
-    history = _history(game, [r for r in done if r.number <= round_.number], names)
+    history = _history(game, [r for r in done if r.number <= round_.number])
     nxt = game.round(round_.number + 1)
     final = game.state == "finished" and round_ is done[-1]
     top = min((r.rank for r in results), default=None)
     reports = {}
     for lang in langs:
+        names = player_names(game, lang)
         questions = []
         worded: dict[str, tuple[str, str, str]] = {}  # many players ask the same question
         for player_id, codes, answer in asked:
@@ -107,7 +108,7 @@ def build_reports(game: Game, number: int | None = None,
             bonus_round=game.ruleset.is_bonus_round(round_.number), questions=questions,
             rows=[ReportRow(names[r.player_id], r.submitted, r.tip_score, r.bonus, r.points,
                             r.total, r.rank) for r in results],
-            history={name: list(totals) for name, totals in history.items()},
+            history={names[player_id]: list(totals) for player_id, totals in history.items()},
             next_deadline=nxt.deadline if nxt else None, final=final,
             commitment=game.commitment or "",
             winners=[names[r.player_id] for r in results if final and r.rank == top],
@@ -117,15 +118,22 @@ def build_reports(game: Game, number: int | None = None,
     return reports
 
 
-def _history(game: Game, rounds: list[Round], names: dict[int, str]) -> dict:
+def player_names(game: Game, lang: str = "en") -> dict[int, str]:
+    """Each player's name as reports show it: a computer player marked "(bot)"."""
+    bot = translate(lang, "bot")
+    return {p.id: f"{p.name} ({bot})" if p.is_bot else p.name for p in game.players}
+
+
+def _history(game: Game, rounds: list[Round]) -> dict:
+    """Each player's total after each round (None before they joined), by player id."""
     by_round = {r.id: i for i, r in enumerate(rounds)}
-    history = {name: [None] * len(rounds) for name in names.values()}
+    history: dict[int, list[int | None]] = {p.id: [None] * len(rounds) for p in game.players}
     rows = db.session.execute(select(RoundResult.round_id, RoundResult.player_id,
                                      RoundResult.total)
                               .where(RoundResult.round_id.in_(list(by_round)))).all()
     for round_id, player_id, total in rows:
-        history[names[player_id]][by_round[round_id]] = total
-    return {name: totals for name, totals in history.items() if any(t is not None for t in totals)}
+        history[player_id][by_round[round_id]] = total
+    return {who: totals for who, totals in history.items() if any(t is not None for t in totals)}
 
 
 def render_text(report: RoundReport, timezone: str, lang: str = "en") -> str:

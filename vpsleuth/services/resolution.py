@@ -14,7 +14,7 @@ from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, ut
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..schedule import Schedule
 from .errors import WrongState
-from .games import audit
+from .games import audit, bots_play
 
 
 def is_due(round_: Round, now: datetime) -> bool:
@@ -64,6 +64,8 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
     if following is not None:
         notify.round_opened(game, following)
     db.session.commit()
+    if following is not None:
+        bots_play(game, now)
     return round_
 
 

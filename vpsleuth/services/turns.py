@@ -104,6 +104,10 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     # A plain commit: what the session holds is expired, so whatever it does next
     # (the next mail of an IMAP poll) reads the game afresh.
     db.session.commit()
+    if game.practice and channel != "bot":  # the bots' turns came in as the round opened
+        from .practice import settle
+
+        settle(game, now=now)
     return submission
 
 
