@@ -88,6 +88,18 @@ def forget_old(app: Flask, now: datetime | None = None) -> int:
             now - timedelta(days=2))
 
 
+def play_bots(app: Flask, now: datetime | None = None) -> int:
+    """Send the turn of every bot with none standing in an open round.
+
+    A safety net: bots play where a round opens (services/games.bots_play), so
+    this finds work only if that failed, e.g. a process stopped in between.
+    """
+    from .services import bots
+
+    with app.app_context():
+        return bots.play_all_bots(now or utcnow())
+
+
 @dataclass(frozen=True)
 class Job:
     """One periodic job: a stable id, what it runs, and every how many ticks."""
@@ -105,6 +117,7 @@ JOBS: tuple[Job, ...] = (
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),
     Job("heartbeat", beat, "Record that the scheduler is alive"),
     Job("forget-old", forget_old, "Delete old rate counts and ended sessions", ticks=120),
+    Job("play-bots", play_bots, "Send the turns computer players still owe", ticks=2),
 )
 
 

@@ -114,3 +114,19 @@ def test_reports_mark_bots_as_bots_in_every_language(app, now):
     assert {row.player for row in built["de"].rows} == {"Ada", "Robo (Computer)"}
     assert {row.player for row in built["es"].rows} == {"Ada", "Robo (bot)"}
     assert set(built["en"].history) == {"Ada", "Robo (bot)"}
+
+
+def test_the_play_bots_job_sends_a_turn_a_bot_still_owes(app, now):
+    from vpsleuth import jobs
+
+    game = new_game()
+    bot = bots.add_bot(game, "Robo", "easy")
+    games.start_game(game, now=now, seed=3)
+    assert bots.play_bots(game, now=now) == 0  # its turn is in already
+    from vpsleuth.models import StandingQuestion, StandingTip
+
+    for table in (StandingQuestion, StandingTip):
+        db.session.execute(table.__table__.delete().where(table.player_id == bot.id))
+    db.session.commit()
+    assert jobs.play_bots(app, now) == 1
+    assert turns.standing_turn(game.open_round, bot).question is not None

@@ -15,7 +15,7 @@ from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
 IDS = ["resolve-due-rounds", "send-reminders", "send-outbox", "poll-imap", "heartbeat",
-       "forget-old"]
+       "forget-old", "play-bots"]
 
 
 def test_the_jobs_have_stable_unique_ids():
