@@ -71,6 +71,9 @@ TABLE = {
     "GET /games/open":                                  "login ok    ok    ok    ok    403",
     "GET /games/open/<g>":                              "login ok    ok    ok    ok    403",
     "POST /games/open/<g>":                             "login bad   bad   bad   bad   403",
+    # Practice against bots: likewise for a link of one's own; an empty form starts nothing.
+    "GET /practice":                                    "login ok    ok    ok    ok    403",
+    "POST /practice":                                   "login bad   bad   bad   bad   403",
     # The players' pages of game 1: its members read them; its GM has no turn or sheet.
     "GET /games/<g>":                                   "login ok    404   ok    404   ok",
     "GET /games/<g>/rounds":                            "login ok    404   ok    404   ok",
@@ -97,6 +100,7 @@ TABLE = {
     "POST /gm/games/new":                               "login 403   403   bad   bad   403",
     "GET /gm/games/<g>":                                "login 404   404   ok    404   404",
     "POST /gm/games/<g>/players":                       "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/bots":                          "login 404   404   bad   404   404",
     "POST /gm/games/<g>/players/<p>/email":             "login 404   404   bad   404   404",
     "POST /gm/games/<g>/start":                         "login 404   404   409   404   404",
     "GET /gm/games/<g>/board":                          "login 404   404   ok    404   404",

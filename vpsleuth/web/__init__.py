@@ -34,6 +34,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(player_bp)
     app.register_blueprint(gm_bp)
     app.register_blueprint(lobby_bp)
+    from .practice import bp as practice_bp
+
+    app.register_blueprint(practice_bp)
 
     @app.context_processor
     def page_globals():

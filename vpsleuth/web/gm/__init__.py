@@ -29,4 +29,4 @@ def only_game_masters():
     return None
 
 
-from . import board, cli, lobby, records, routes, strings  # noqa: E402,F401  (register the routes)
+from . import board, bots, cli, lobby, records, routes, strings  # noqa: E402,F401  (routes)

@@ -24,10 +24,11 @@ UTC_STAMP = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?\+00:00$")
 # English words for stored codes; German in strings.py.
 LABELS = {
     "channel": {"cli": "command line", "web": "web", "email": "email", "gm": "entered by GM",
-                "api": "API"},
+                "api": "API", "bot": N_("computer player")},
     "mail": {"pending": "waiting", "sending": "sending", "sent": "sent", "failed": "failed"},
     "action": {
         "create_game": "game created", "add_player": "player invited",
+        "add_bot": N_("computer player added"),
         "withdraw_player": "player withdrawn", "start_game": "game started",
         "extend_deadline": "deadline extended", "pause_game": "game paused",
         "advance_deadline": "deadline brought forward",
