@@ -26,6 +26,7 @@ from . import games, turns
 from .errors import Invalid, RoundClosed, WrongState
 
 log = logging.getLogger(__name__)
+LEVEL_WORDS = (N_("easy"), N_("medium"), N_("hard"))  # the levels as pages show them
 BOT_DOMAIN = "bots.invalid"  # RFC 2606: an address that can never receive mail
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..extensions import db
+from ..i18n import N_
 from ..services import practice
 from ..services.access import Forbidden
 from ..services.bots import LEVELS
@@ -22,7 +23,7 @@ bp = Blueprint("practice", __name__)
 def _own_viewer():
     viewer = current_viewer()
     if viewer.player_id is not None:
-        raise Forbidden("sign in with a link of your own to practise")
+        raise Forbidden(N_("sign in with a link of your own to practise"))
     return viewer
 
 
