@@ -130,3 +130,15 @@ def test_the_play_bots_job_sends_a_turn_a_bot_still_owes(app, now):
     db.session.commit()
     assert jobs.play_bots(app, now) == 1
     assert turns.standing_turn(game.open_round, bot).question is not None
+
+
+def test_bot_add_on_the_command_line(runner, now):
+    game = new_game("Jasper")
+    result = runner.invoke(args=["bot", "add", "Jasper", "Robo", "--level", "hard"])
+    assert result.exit_code == 0, result.output
+    assert "Added bot 'Robo' (hard) to 'Jasper'." in result.output
+    db.session.rollback()
+    (bot,) = [p for p in game.players if p.is_bot]
+    assert (bot.name, bot.bot_level) == ("Robo", "hard")
+    refused = runner.invoke(args=["bot", "add", "Jasper", "Robo2", "--level", "genius"])
+    assert refused.exit_code != 0 and "genius" in refused.output
