@@ -121,3 +121,17 @@ def test_every_sampled_deal_agrees_with_every_answer():
         placed = Distribution({gem: LOCATIONS[one[i]] for i, gem in enumerate(GEMS)})
         assert all(a.question.answer(placed) == a.answer for a in record.answers())
     assert all(abs(sum(c.values()) - 1) < 1e-9 for c in drawn.chances().values())
+
+
+def test_a_record_no_deal_agrees_with_leaves_hard_playing_as_easy(monkeypatch):
+    from vpsleuth.bots import brain
+
+    def nothing(*args, **kwargs):
+        raise brain.NoDeal("none found")
+
+    monkeypatch.setattr(brain, "sample", nothing)
+    brain._sample.cache_clear()
+    record = PublicRecord(Ruleset(), ((Answered(ask("E opal"), 4),),))
+    parsed = parse_turn(decide(record, Me("Robo"), "hard", random.Random(0)))
+    assert parsed.ok and parsed.change.changes_question
+    brain._sample.cache_clear()

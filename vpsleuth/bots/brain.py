@@ -31,7 +31,7 @@ from functools import lru_cache
 from ..engine import Answered, PublicRecord, legal_questions
 from ..orders import format_turn
 from ..rules import GEMS, LOCATIONS, Gem, Question
-from .sampler import Sample, sample
+from .sampler import NoDeal, Sample, sample
 
 LEVELS = ("easy", "medium", "hard")
 BENCH_LEVELS = LEVELS + ("random",)
@@ -50,18 +50,30 @@ class Me:
 
 
 def decide(record: PublicRecord, me: Me, level: str, rng: random.Random) -> str:
-    """The bot's turn for the round after ``record`` (turn-language text, English)."""
+    """The bot's turn for the round after ``record`` (turn-language text, English).
+
+    Should the sampler find no deal agreeing with the record (it searches at
+    random, within a budget), hard and medium play as easy that round.
+    """
+    if level not in BENCH_LEVELS:
+        raise ValueError(f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
+    try:
+        return format_turn(*_turn(record, me, level, rng), "en")
+    except NoDeal:
+        return format_turn(*_easy(record, me, rng), "en")
+
+
+def _turn(record: PublicRecord, me: Me, level: str,
+          rng: random.Random) -> tuple[Question, dict[Gem, str]]:
     if level == "hard":
         question, tips = _hard(record, rng)
     elif level == "medium":
         question, tips = _medium(record, rng)
     elif level == "easy":
         question, tips = _easy(record, me, rng)
-    elif level == "random":
-        question, tips = _random_question(rng), _random_tips(rng)
     else:
-        raise ValueError(f"no bot level {level!r}; choose one of {', '.join(LEVELS)}")
-    return format_turn(question, tips, "en")
+        question, tips = _random_question(rng), _random_tips(rng)
+    return question, tips
 
 
 _QUESTIONS = legal_questions()
