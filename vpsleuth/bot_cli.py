@@ -10,6 +10,8 @@ from .cli import gm_command
 from .services import bots, games, practice, reports, resolution, turns
 from .services.errors import ServiceError, TurnRefused
 
+REPORT_LANGUAGES = ("en", "de", "es")  # the catalogues; a game's own language may be fewer
+
 
 @click.group("bot")
 def bot_cli() -> None:
@@ -44,8 +46,8 @@ def _read_turn(number: int) -> str | None:
 @click.option("--bots", "count", type=click.IntRange(1, practice.MAX_BOTS), default=3,
               show_default=True, help="How many computer players.")
 @click.option("--level", type=click.Choice(bots.LEVELS), default="medium", show_default=True)
-@click.option("--language", type=click.Choice(games.LANGUAGES), default="en", show_default=True,
-              help="The language of the reports.")
+@click.option("--language", type=click.Choice(REPORT_LANGUAGES), default="en",
+              show_default=True, help="The language of the reports.")
 @click.option("--rounds", type=click.IntRange(1, 12), default=12, show_default=True)
 @click.option("--seed", type=int, help="Make the deal reproducible.")
 def practice_cli(count, level, language, rounds, seed):
@@ -54,8 +56,9 @@ def practice_cli(count, level, language, rounds, seed):
 
     ensure_schema()
     try:
-        game = practice.create_practice("you@practice.invalid", name="You", bots=count,
-                                        level=level, language=language, rounds=rounds, seed=seed)
+        game = practice.create_practice(
+            "you@practice.invalid", name="You", bots=count, level=level, rounds=rounds,
+            language=language if language in games.LANGUAGES else "en", seed=seed)
     except ServiceError as exc:
         raise click.ClickException(exc.message) from None
     you = practice.human_of(game)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 
 from vpsleuth.extensions import db
@@ -42,3 +43,12 @@ def test_a_refused_practice_turn_is_shown_and_can_be_sent_again(runner):
     assert result.exit_code == 0, result.output
     assert "line 1:" in result.output and "Nothing of that turn was applied" in result.output
     assert "How many solitaires does C hold?" in result.output
+
+
+@pytest.mark.parametrize("language, words", [("de", ("(Computer)", "Schlussbericht")),
+                                             ("es", ("(bot)",))])
+def test_the_terminal_prints_the_reports_in_the_language_asked_for(runner, language, words):
+    result = runner.invoke(args=["practice", "--bots", "1", "--rounds", "1", "--seed", "5",
+                                 "--level", "hard", "--language", language], input="\n")
+    assert result.exit_code == 0, result.output
+    assert all(word in result.output for word in words), result.output
