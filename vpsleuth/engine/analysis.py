@@ -1,0 +1,159 @@
+"""What the public record proves: possible places, how much is secret, chances."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import product
+
+from vpsleuth.rules import ATTRIBUTES, PLACEHOLDERS, Gem, Question, make_question
+
+from .exact import TooMany, exact
+from .model import GAME, Problem, Universe
+from .record import Answered
+from .sampling import Estimate, estimate
+from .search import Searcher, possible_masks
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The consistent distributions, summed up.
+
+    ``relative_error`` is 0.0 when ``exact``; otherwise the half-width of the
+    estimate's 95% confidence interval divided by the estimate.
+    """
+
+    possible: dict[Gem, frozenset[str]]
+    count: int | float
+    exact: bool
+    relative_error: float
+    bits: float
+    chances: dict[Gem, dict[str, float]]
+    chances_exact: bool
+    problem: Problem = field(repr=False, compare=False)
+    estimate: Estimate | None = field(default=None, repr=False, compare=False)
+
+    def certain(self) -> dict[Gem, str]:
+        """The gems with exactly one possible place, and that place."""
+        return {g: next(iter(p)) for g, p in self.possible.items() if len(p) == 1}
+
+    def to_json(self) -> dict:
+        """Plain JSON: gems by code, locations sorted, chances only where possible."""
+        order = self.problem.universe.locations
+        return {
+            "possible": {g.code: [loc for loc in order if loc in p]
+                         for g, p in self.possible.items()},
+            "count": self.count,
+            "exact": self.exact,
+            "relative_error": self.relative_error,
+            "bits": self.bits,
+            "chances": {g.code: {loc: self.chances[g][loc] for loc in order
+                                 if self.chances[g].get(loc)}
+                        for g in self.possible},
+            "chances_exact": self.chances_exact,
+            "certain": {g.code: loc for g, loc in self.certain().items()},
+        }
+
+
+def analyse(answers: Iterable[Answered], *, samples: int = 2000, seed: int = 0,
+            universe: Universe = GAME, budget: int = 20_000) -> Analysis:
+    """Possible places (always exact), the number of consistent distributions and chances.
+
+    Counts and chances are exact while the dynamic programme needs at most
+    ``budget`` states; else they are estimated from ``samples`` probes.
+    """
+    problem = Problem.of(answers, universe)
+    searcher = Searcher(problem)
+    masks = possible_masks(searcher, seed)
+    gems, locations = universe.gems, universe.locations
+    possible = {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
+                             if m >> i & 1) for i, g in enumerate(gems)}
+    try:
+        result = exact(problem, budget=budget)
+    except TooMany:
+        return _estimated(problem, searcher, possible, samples, seed)
+    chances: dict[Gem, dict[str, float]] = {}
+    for j, cls in enumerate(result.classes):
+        size = cls.bit_count()
+        for i, gem in enumerate(gems):
+            if cls >> i & 1:
+                chances[gem] = {loc: (result.placed[loc][j] / (size * result.count)
+                                      if result.count else 0.0) for loc in locations}
+    return Analysis(possible, result.count, True, 0.0, _bits(result.count), chances, True,
+                    problem)
+
+
+def _bits(count: float) -> float:
+    return math.log2(count) if count > 0 else float("-inf")
+
+
+def _estimated(problem: Problem, searcher: Searcher, possible: dict[Gem, frozenset[str]],
+               samples: int, seed: int) -> Analysis:
+    gems, locations = problem.universe.gems, problem.universe.locations
+    root = searcher.root()
+    est = estimate(searcher, root, samples, seed)
+    total = sum(est.weights)
+    chances = {g: dict.fromkeys(locations, 0.0) for g in gems}
+    for w, leaf in zip(est.weights, est.leaves, strict=True):
+        if leaf is None:
+            continue
+        for j, mask in enumerate(leaf):
+            for i, gem in enumerate(gems):
+                if mask >> i & 1:
+                    chances[gem][locations[j]] += w / total
+    return Analysis(possible, est.count, False, est.half_width / est.count, _bits(est.count),
+                    chances, False, problem, est)
+
+
+def possible_places(answers: Iterable[Answered], *,
+                    universe: Universe = GAME) -> dict[Gem, frozenset[str]]:
+    """For each gem, every location some distribution agreeing with all answers puts it."""
+    gems, locations = universe.gems, universe.locations
+    masks = possible_masks(Searcher(Problem.of(answers, universe)))
+    return {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
+                         if m >> i & 1) for i, g in enumerate(gems)}
+
+
+def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
+    """How likely each answer to ``question`` is, uniformly over the consistent distributions.
+
+    Exact when the analysis counted exactly; else from the analysis's weighted samples.
+    """
+    universe = analysis.problem.universe
+    mask = universe.mask(question)
+    if analysis.estimate is None:
+        result = exact(analysis.problem, tally=(mask,), budget=10**9)
+        bucket = result.answers.get((mask, question.placeholder), {})
+        return {a: w / result.count for a, w in sorted(bucket.items())} if result.count else {}
+    where = universe.locations.index(question.placeholder)
+    est = analysis.estimate
+    total = sum(est.weights)
+    out: dict[int, float] = {}
+    for w, leaf in zip(est.weights, est.leaves, strict=True):
+        if leaf is not None:
+            got = (leaf[where] & mask).bit_count()
+            out[got] = out.get(got, 0.0) + w / total
+    return dict(sorted(out.items()))
+
+
+def information(question: Question, analysis: Analysis) -> float:
+    """The expected number of bits the answer to ``question`` reveals."""
+    return -sum(p * math.log2(p) for p in answer_chances(question, analysis).values() if p > 0)
+
+
+def legal_questions() -> list[Question]:
+    """Every legal question: 7 placeholders x (10 single attributes + 33 pairs)."""
+    patterns = [[a] for a in ATTRIBUTES] + [
+        [a, b] for a, b in product(ATTRIBUTES, ATTRIBUTES)
+        if a.category != b.category and ATTRIBUTES.index(a) < ATTRIBUTES.index(b)]
+    return [make_question(p, attrs) for p in PLACEHOLDERS for attrs in patterns]
+
+
+def best_questions(answers: Iterable[Answered], k: int = 1, *,
+                   analysis: Analysis | None = None) -> list[tuple[Question, float]]:
+    """The ``k`` legal questions whose answers reveal the most, with their expected bits."""
+    analysis = analysis or analyse(answers)
+    scored = [(q, information(q, analysis)) for q in legal_questions()]
+    scored.sort(key=lambda qb: (-qb[1], qb[0].codes))
+    return scored[:k]
