@@ -34,7 +34,7 @@ class Category(Enum):
 _CATEGORY_WORDS = {
     "en": {Category.COLOUR: "colour", Category.KIND: "kind", Category.SIZE: "size"},
     "de": {Category.COLOUR: "Farbe", Category.KIND: "Art", Category.SIZE: "Größe"},
-    "es": {Category.COLOUR: "color", Category.KIND: "clase", Category.SIZE: "tamaño"},
+    "es": {Category.COLOUR: "color", Category.KIND: "tipo", Category.SIZE: "tamaño"},
 }
 
 

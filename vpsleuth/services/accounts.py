@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import ApiToken, GameMaster, Player, utcnow
 from .errors import Invalid, NotFound
 from .games import EMAIL_PATTERN, audit, check_one_line
@@ -23,7 +24,7 @@ def create_game_master(email: str, name: str, language: str = "en") -> GameMaste
     if db.session.scalar(select(GameMaster.id).where(
             func.lower(GameMaster.email) == email.lower())):
         raise Invalid(f"{email} is a game master already")
-    check_one_line(name, "a game master's name", "Der Name einer Spielleitung")
+    check_one_line(name, N_("a game master's name"))
     gm = GameMaster(email=email, name=name.strip() or email, language=language)
     db.session.add(gm)
     db.session.commit()
@@ -42,7 +43,7 @@ def issue_api_token(*, game_master: GameMaster | None = None, player: Player | N
     """
     if (game_master is None) == (player is None):
         raise Invalid("a token belongs to one game master or one player")
-    check_one_line(label, "a token's label", "Die Bezeichnung eines Tokens")
+    check_one_line(label, N_("a token's label"))
     raw = "vps_" + secrets.token_urlsafe(32)
     token = ApiToken(token_hash=_hash(raw), label=label.strip()[:80],
                      game_master_id=game_master.id if game_master else None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from ..extensions import db
+from ..i18n import N_
 from ..mail import notify
 from ..models import Player, utcnow
 from . import auth, gm, limits
@@ -29,17 +30,16 @@ def request_change(player: Player, new_email: str, now: datetime | None = None) 
     now = now or utcnow()
     new_email = new_email.strip()
     if not EMAIL_PATTERN.match(new_email):
-        raise Invalid(f"{new_email!r} is not an email address (like name@example.org)",
-                      de=f"{new_email!r} ist keine E-Mail-Adresse (wie name@example.org)")
+        raise Invalid(N_("{address} is not an email address (like name@example.org)"),
+                      address=repr(new_email))
     if new_email.lower() == player.email.lower():
-        raise Invalid("that is your address already", de="das ist schon deine Adresse")
+        raise Invalid(N_("that is your address already"))
     if any(p.email.lower() == new_email.lower() for p in player.game.players if p is not player):
-        raise Invalid(f"{new_email} already plays in {player.game.name!r}",
-                      de=f"{new_email} spielt schon in {player.game.name!r} mit")
+        raise Invalid(N_("{address} already plays in '{game}'"), address=new_email,
+                      game=player.game.name)
     key = str(player.id)
     if limits.count("address_change", key, timedelta(hours=1), now) >= CHANGES_PER_HOUR:
-        raise Invalid("too many address changes asked for in the past hour; please wait",
-                      de="zu viele Adressänderungen in der letzten Stunde; bitte warte")
+        raise Invalid(N_("too many address changes asked for in the past hour; please wait"))
     limits.record("address_change", key, now)
     token = auth.issue_token(new_email, now, purpose="email_change", player=player,
                              old_email=player.email)

@@ -11,12 +11,12 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from sqlalchemy import func, select
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import GameMaster, LoginToken, Player, utcnow
 from . import limits
 from .errors import ServiceError
 
-NOT_VALID = "this sign-in link is not valid; request a new one"
-NOT_VALID_DE = "dieser Anmeldelink ist ungültig; fordere einen neuen an"
+NOT_VALID = N_("this sign-in link is not valid; request a new one")
 
 
 class SignInRefused(ServiceError):
@@ -77,11 +77,8 @@ def request_sign_in(email: str, client: str, now: datetime | None = None) -> str
     config = current_app.config
     hour = timedelta(hours=1)
     if limits.count("sign_in_client", client, hour, now) >= config["SIGN_IN_PER_CLIENT_PER_HOUR"]:
-        raise RateLimited("too many sign-in requests from your network in the past hour; "
-                          "please wait a while, or use the newest link you were sent",
-                          de="zu viele Anmeldeanfragen aus deinem Netz in der letzten Stunde; "
-                             "bitte warte eine Weile oder nimm den neuesten Link, den du bekommen "
-                             "hast")
+        raise RateLimited(N_("too many sign-in requests from your network in the past hour; "
+                             "please wait a while, or use the newest link you were sent"))
     limits.record("sign_in_client", client, now)
     pair = f"{email} {client}"
     over = (limits.count("sign_in_pair", pair, hour, now) >= config["SIGN_IN_PER_HOUR"]
@@ -111,26 +108,22 @@ def redeem_token(token: str, now: datetime | None = None, *,
         data = _serializer().loads(token)
         nonce, email, old = data["n"], data["e"], data.get("o")
     except (BadSignature, KeyError, TypeError, AttributeError):
-        raise SignInRefused(NOT_VALID, de=NOT_VALID_DE) from None
+        raise SignInRefused(NOT_VALID) from None
     row = db.session.scalar(select(LoginToken).where(LoginToken.nonce == nonce)
                             .with_for_update())
     if row is None or row.email != email or row.purpose not in purposes:
-        raise SignInRefused(NOT_VALID, de=NOT_VALID_DE)
+        raise SignInRefused(NOT_VALID)
     if row.used_at is not None:
-        raise SignInRefused("this sign-in link has been used already; request a new one",
-                            de="dieser Anmeldelink wurde schon benutzt; fordere einen neuen an")
+        raise SignInRefused(N_("this sign-in link has been used already; request a new one"))
     if now >= row.expires_at:
-        raise SignInRefused("this sign-in link has expired; request a new one",
-                            de="dieser Anmeldelink ist abgelaufen; fordere einen neuen an")
+        raise SignInRefused(N_("this sign-in link has expired; request a new one"))
     if row.player_id is not None:
         player = db.session.get(Player, row.player_id)
         holder = old if row.purpose == "email_change" else email
         if player is None or player.email.strip().lower() != holder:
             # The address was changed since: the old address's links are void.
-            raise SignInRefused("this link is no longer valid: the address it was sent to "
-                                "has changed; request a new one",
-                                de="dieser Link gilt nicht mehr: die Adresse, an die er ging, "
-                                   "wurde geändert; fordere einen neuen an")
+            raise SignInRefused(N_("this link is no longer valid: the address it was sent to "
+                                   "has changed; request a new one"))
     row.used_at = now
     db.session.commit()
     return Redeemed(email, row.player_id, row.purpose)

@@ -1,25 +1,66 @@
-"""Errors that services raise: a stable code for the API, a message for people."""
+"""Errors that services raise: a stable code for the API, a message for people.
+
+The message is an English message id (marked ``N_``, with ``{named}`` places)
+and its parameters; ``message`` is the English text (API default, logs, the
+GM's records), ``text(lang)`` the same through the gettext catalogue of the
+reader's language. A parameter may be a ``Term`` (a marked text translated in
+turn) or a function of the language (a deadline written for that language).
+"""
 
 from __future__ import annotations
 
-from ..orders import LineError
+from collections.abc import Callable
+from datetime import datetime
+
+from babel.dates import format_datetime
+
+from ..i18n import N_, translate
+from ..orders import LineError, describe
+from ..schedule import format_deadline, to_local
+
+
+class Term(str):
+    """A parameter that is itself a message id: ``Term(N_("a game's name"))``."""
+
+
+def _in(lang: str, value: object) -> str:
+    if isinstance(value, Term):
+        return translate(lang, str(value))
+    if callable(value):
+        return str(value(lang))
+    return str(value)
+
+
+def deadline_in(moment: datetime, timezone: str) -> Callable[[str], str]:
+    """A deadline parameter: written for each reader's language when the text is."""
+    def written(lang: str) -> str:
+        try:
+            return format_deadline(moment, timezone, lang)
+        except (KeyError, ValueError):  # a language the schedule has no words for
+            return format_datetime(to_local(moment, timezone), "EEE d MMM y, HH:mm zzz",
+                                   locale=lang)
+    return written
 
 
 class ServiceError(Exception):
-    """``message`` is English (the API, logs, the GM's records); ``de`` the same in
-    German, for a player who plays in German (``text(lang)``)."""
+    """``ServiceError(N_("'{game}' is full"), game=name)``; ``text(lang)`` says it in
+    the reader's language, ``message`` in English."""
 
     code = "error"
     version_id: int | None = None  # a refused turn: the version that records it
 
-    def __init__(self, message: str, *, de: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.de = de
+    def __init__(self, message: str, /, **params: object | Callable[[str], str]):
+        self.message_id = message
+        self.params = params
+        self.message = self.text("en")
+        super().__init__(self.message)
 
     def text(self, lang: str) -> str:
-        """The message in ``lang`` where there is one, else in English."""
-        return self.de if lang == "de" and self.de else self.message
+        """The message in ``lang`` (English where the catalogue has none)."""
+        template = translate(lang, self.message_id)
+        if not self.params:
+            return template
+        return template.format(**{k: _in(lang, v) for k, v in self.params.items()})
 
 
 class NotFound(ServiceError):
@@ -44,6 +85,9 @@ class RoundClosed(ServiceError):
     code = "round_closed"
 
 
+_REFUSED = N_("your turn was not applied; please fix these lines:")
+
+
 class TurnRefused(ServiceError):
     """A turn with bad lines; nothing of it was applied."""
 
@@ -51,5 +95,9 @@ class TurnRefused(ServiceError):
 
     def __init__(self, errors: list[LineError]):
         self.errors = errors
-        lines = "\n".join(str(e) for e in errors)
-        super().__init__(f"your turn was not applied; please fix these lines:\n{lines}")
+        super().__init__(_REFUSED)
+
+    def text(self, lang: str) -> str:
+        """The refusal and every bad line, each with its hint, in ``lang``."""
+        lines = "\n".join(describe(e, lang, translate) for e in self.errors)
+        return f"{translate(lang, _REFUSED)}\n{lines}"

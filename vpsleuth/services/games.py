@@ -10,12 +10,13 @@ from datetime import datetime
 from sqlalchemy import or_, select
 
 from ..extensions import db
+from ..i18n import N_
 from ..mail import notify
 from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
 from ..rules import Ruleset, commitment, deal, new_salt
 from ..schedule import AFTER_EARLY, Schedule
 from . import auth
-from .errors import Invalid, NotFound, WrongState
+from .errors import Invalid, NotFound, Term, WrongState
 
 _ADDRESS_PART = r"[^@\s<>\"',;\x00-\x1f\x7f]+"
 EMAIL_PATTERN = re.compile(rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}\Z")
@@ -36,13 +37,14 @@ def _check_house_rules(rules: Ruleset) -> None:
         raise Invalid(f"bonus values are at most {MAX_POINTS}")
 
 
-def check_one_line(text: str, what: str, what_de: str) -> None:
-    """Refuse ``text`` (a name, a label) if it holds a line break or another control character."""
+def check_one_line(text: str, what: str) -> None:
+    """Refuse ``text`` (a name, a label) if it holds a line break or another control character.
+
+    ``what`` names it, marked for the catalogue: ``N_("a player's name")``.
+    """
     if CONTROL.search(text):
-        raise Invalid(f"{what} must be one line of text, without line breaks or control "
-                      "characters",
-                      de=f"{what_de} muss eine Zeile Text sein, ohne Zeilenumbruch oder "
-                         "Steuerzeichen")
+        raise Invalid(N_("{what} must be one line of text, without line breaks or control "
+                         "characters"), what=Term(what))
 
 
 def check_after_early(choice: str) -> None:
@@ -92,7 +94,7 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     name = name.strip()
     if not name or len(name) > 120:
         raise Invalid("a game needs a name of 1 to 120 characters")
-    check_one_line(name, "a game's name", "Der Name einer Partie")
+    check_one_line(name, N_("a game's name"))
     # The exact name too: SQLite's lower() leaves non-ASCII letters as they are.
     if db.session.scalar(select(Game.id).where(or_(db.func.lower(Game.name) == name.lower(),
                                                    Game.name == name))):
@@ -126,13 +128,12 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     if game.state == "finished":
         raise WrongState(f"game {game.name!r} has ended; no new players")
     if game.max_players is not None and len(game.active_players) >= game.max_players:
-        raise WrongState(f"game {game.name!r} is full: {game.max_players} players at most",
-                         de=f"die Partie {game.name!r} ist voll: höchstens "
-                            f"{game.max_players} Spieler")
+        raise WrongState(N_("game '{game}' is full: {most} players at most"),
+                         game=game.name, most=game.max_players)
     name, email = name.strip(), email.strip()
     if not name or len(name) > 80:
         raise Invalid("a player needs a name of 1 to 80 characters")
-    check_one_line(name, "a player's name", "Der Name eines Spielers")
+    check_one_line(name, N_("a player's name"))
     if not EMAIL_PATTERN.match(email):
         raise Invalid(f"{email!r} is not an email address (like name@example.org)")
     language = language or game.language

@@ -7,11 +7,12 @@ from datetime import datetime
 from sqlalchemy import update
 
 from ..extensions import db
+from ..i18n import N_
 from ..mail import notify
 from ..models import ApiToken, Game, Player, Round, utcnow
 from ..schedule import format_deadline
 from . import auth, sessions, turns
-from .errors import Invalid, WrongState
+from .errors import Invalid, WrongState, deadline_in
 from .games import EMAIL_PATTERN, audit, check_after_early
 
 
@@ -44,13 +45,10 @@ def move_deadline(game: Game, deadline: datetime, *, actor: str,
     if deadline.tzinfo is None:
         raise Invalid("give the new deadline with its time zone")
     if deadline <= now:
-        raise Invalid("the new deadline must be in the future; it is now "
-                      f"{format_deadline(now, game.timezone)}",
-                      de="der neue Abgabetermin muss in der Zukunft liegen; jetzt ist "
-                         f"{format_deadline(now, game.timezone, 'de')}")
+        raise Invalid(N_("the new deadline must be in the future; it is now {now}"),
+                      now=deadline_in(now, game.timezone))
     if deadline == round_.deadline:
-        raise Invalid("that is the current deadline; choose another time",
-                      de="das ist der jetzige Abgabetermin; wähle eine andere Zeit")
+        raise Invalid(N_("that is the current deadline; choose another time"))
     later = deadline > round_.deadline
     old, round_.deadline = round_.deadline, deadline
     audit(game, actor, "extend_deadline" if later else "advance_deadline",
@@ -77,8 +75,7 @@ def set_after_early(game: Game, choice: str, *, actor: str) -> None:
 def set_deduction_aid(game: Game, on: bool, *, actor: str) -> None:
     """Switch the deduction aid house rule (audited); like every house rule, only in setup."""
     if game.state != "setup":
-        raise WrongState(f"{game.name!r} has started; house rules are fixed now",
-                         de=f"{game.name!r} hat begonnen; die Hausregeln stehen jetzt fest")
+        raise WrongState(N_("'{game}' has started; house rules are fixed now"), game=game.name)
     if bool(on) != game.deduction_aid:
         game.deduction_aid = bool(on)
         audit(game, actor, "set_deduction_aid", new=game.deduction_aid)

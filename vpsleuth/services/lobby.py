@@ -16,11 +16,14 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..i18n import N_
 from ..mail import lobby as lobby_mail
 from ..models import Game, JoinRequest, Player, utcnow
 from . import access, games, limits
 from .auth import RateLimited
 from .errors import Invalid, NotFound, WrongState
+
+ASKED_ALREADY = N_("you have asked to join this game already")
 
 LISTED_STATES = ("setup", "running", "paused")  # an ended game is never listed
 MAX_MESSAGE = 1000
@@ -62,9 +65,7 @@ def require_own_sign_in(viewer: access.Viewer | None) -> access.Viewer:
     more: it neither sees other games nor asks to join them.
     """
     if viewer is None or viewer.player_id is not None:
-        raise access.Forbidden(
-            "open games need a sign-in link you ask for yourself",
-            de="offene Partien brauchen einen Anmeldelink, den du selbst anforderst")
+        raise access.Forbidden(N_("open games need a sign-in link you ask for yourself"))
     return viewer
 
 
@@ -85,18 +86,17 @@ def open_game(viewer: access.Viewer, game_id: int) -> Listing:
     for listing in open_games(viewer):
         if listing.game.id == game_id:
             return listing
-    raise NotFound("no such open game", de="keine solche offene Partie")
+    raise NotFound(N_("no such open game"))
 
 
 def set_listing(game: Game, *, open_to_join: bool, max_players: int | None,
                 actor: str = "gm") -> None:
     """List or unlist the game and set its player limit (None: no limit); audited."""
     if max_players is not None and not 1 <= max_players <= MAX_PLAYERS:
-        raise Invalid(f"the player limit is 1 to {MAX_PLAYERS}, or empty for none",
-                      de=f"die Spielerzahl ist 1 bis {MAX_PLAYERS}, oder leer für keine Grenze")
+        raise Invalid(N_("the player limit is 1 to {most}, or empty for none"),
+                      most=MAX_PLAYERS)
     if open_to_join and game.state not in LISTED_STATES:
-        raise WrongState(f"game {game.name!r} has ended; it cannot be open",
-                         de=f"die Partie {game.name!r} ist beendet und kann nicht offen sein")
+        raise WrongState(N_("game '{game}' has ended; it cannot be open"), game=game.name)
     game.open_to_join, game.max_players = open_to_join, max_players
     games.audit(game, actor, "set_listing", open=open_to_join, max_players=max_players)
     db.session.commit()
@@ -109,25 +109,22 @@ def ask_to_join(viewer: access.Viewer, game_id: int, name: str, message: str = "
     listing = open_game(viewer, game_id)
     game, email = listing.game, viewer.email
     if listing.runs_it:
-        raise Invalid("you run this game", de="du leitest diese Partie")
+        raise Invalid(N_("you run this game"))
     if listing.playing:
-        raise Invalid("you play in this game already", de="du spielst schon in dieser Partie")
+        raise Invalid(N_("you play in this game already"))
     if listing.mine is not None:
-        raise Invalid("you have asked to join this game already",
-                      de="du hast schon gefragt, ob du mitspielen kannst")
+        raise Invalid(ASKED_ALREADY)
     if listing.full:
-        raise WrongState("this game is full", de="diese Partie ist voll")
+        raise WrongState(N_("this game is full"))
     name, message = name.strip(), message.strip()
     if not name or len(name) > 80:
-        raise Invalid("give a name of 1 to 80 characters to play under",
-                      de="gib einen Namen mit 1 bis 80 Zeichen an, unter dem du spielst")
-    games.check_one_line(name, "a player's name", "Der Name eines Spielers")
+        raise Invalid(N_("give a name of 1 to 80 characters to play under"))
+    games.check_one_line(name, N_("a player's name"))
     if any(p.name.lower() == name.lower() for p in game.players):
-        raise Invalid(f"{name!r} plays in this game already; choose another name",
-                      de=f"{name!r} spielt schon in dieser Partie; wähle einen anderen Namen")
+        raise Invalid(N_("{name} plays in this game already; choose another name"),
+                      name=repr(name))
     if len(message) > MAX_MESSAGE:
-        raise Invalid(f"the message is at most {MAX_MESSAGE} characters",
-                      de=f"die Nachricht hat höchstens {MAX_MESSAGE} Zeichen")
+        raise Invalid(N_("the message is at most {most} characters"), most=MAX_MESSAGE)
     if language not in games.LANGUAGES:
         raise Invalid(f"language must be one of {', '.join(games.LANGUAGES)}")
     _count_request(email, game, now)
@@ -138,8 +135,7 @@ def ask_to_join(viewer: access.Viewer, game_id: int, name: str, message: str = "
         db.session.flush()  # the unique (game, address) pair: a second tab loses here
     except IntegrityError:
         db.session.rollback()
-        raise Invalid("you have asked to join this game already",
-                      de="du hast schon gefragt, ob du mitspielen kannst") from None
+        raise Invalid(ASKED_ALREADY) from None
     lobby_mail.join_requested(request, game)
     db.session.commit()
     return request
@@ -149,14 +145,11 @@ def _count_request(email: str, game: Game, now: datetime) -> None:
     """Refuse over either limit; count this one (committed with the request)."""
     if limits.count("join_address", email, DAY, now) >= _limit(
             "JOIN_REQUESTS_PER_ADDRESS_PER_DAY"):
-        raise RateLimited("you have asked to join too many games today; please try tomorrow",
-                          de="du hast heute schon zu viele Partien angefragt; bitte versuch es "
-                             "morgen wieder")
+        raise RateLimited(N_("you have asked to join too many games today; please try "
+                             "tomorrow"))
     if limits.count("join_game", str(game.id), DAY, now) >= _limit(
             "JOIN_REQUESTS_PER_GAME_PER_DAY"):
-        raise RateLimited("this game has had many requests today; please try tomorrow",
-                          de="diese Partie hat heute schon viele Anfragen; bitte versuch es "
-                             "morgen wieder")
+        raise RateLimited(N_("this game has had many requests today; please try tomorrow"))
     limits.record("join_address", email, now)
     limits.record("join_game", str(game.id), now)
 

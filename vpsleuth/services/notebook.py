@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import Game, Player, PlayerNotebook, utcnow
 from ..rules import GEM_BY_CODE, GEMS, LOCATIONS
 from . import access
@@ -160,7 +161,6 @@ def _grid_of(marks: Mapping) -> str:
 def _checked_notes(notes: str) -> str:
     notes = notes.replace("\r\n", "\n")  # as a browser's textarea sends line breaks
     if len(notes) > MAX_NOTES:
-        raise Invalid(f"the notes may be at most {MAX_NOTES} characters long, not {len(notes)}",
-                      de=f"Die Notizen dürfen höchstens {MAX_NOTES} Zeichen lang sein, "
-                         f"nicht {len(notes)}.")
+        raise Invalid(N_("the notes may be at most {most} characters long, not {length}"),
+                      most=MAX_NOTES, length=len(notes))
     return notes

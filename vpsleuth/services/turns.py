@@ -11,6 +11,7 @@ from functools import cache
 from sqlalchemy import delete, func, insert, select, update
 
 from ..extensions import commit_keeping_loaded, db
+from ..i18n import N_
 from ..mail import notify
 from ..models import (
     CHANNELS,
@@ -24,9 +25,8 @@ from ..models import (
 )
 from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
-from ..schedule import format_deadline
 from . import presence
-from .errors import Invalid, RoundClosed, TurnRefused, WrongState
+from .errors import Invalid, RoundClosed, TurnRefused, WrongState, deadline_in
 
 log = logging.getLogger(__name__)
 
@@ -113,42 +113,33 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
 
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:
     game = player.game
-    name = f"„{game.name}“"  # German quotation marks for the German texts
     if not player.active:
-        raise WrongState(f"{player.name} has been withdrawn from {game.name!r}",
-                         de=f"{player.name} spielt in {name} nicht mehr mit")
+        raise WrongState(N_("{player} has been withdrawn from '{game}'"),
+                         player=player.name, game=game.name)
     if game.state == "setup":
-        raise WrongState(f"{game.name!r} has not started yet; round 1 opens when it starts",
-                         de=f"{name} hat noch nicht begonnen; Runde 1 beginnt mit dem Start")
+        raise WrongState(N_("'{game}' has not started yet; round 1 opens when it starts"),
+                         game=game.name)
     if game.state == "finished":
-        raise RoundClosed(f"{game.name!r} has ended; no more turns",
-                          de=f"{name} ist beendet; es werden keine Züge mehr angenommen")
+        raise RoundClosed(N_("'{game}' has ended; no more turns"), game=game.name)
     if game.state == "paused":
-        raise RoundClosed(f"{game.name!r} is paused by the game master; "
-                          "send your turn again when it resumes",
-                          de=f"{name} ist von der Spielleitung unterbrochen; schick deinen Zug "
-                             "noch einmal, wenn es weitergeht")
+        raise RoundClosed(N_("'{game}' is paused by the game master; send your turn again "
+                             "when it resumes"), game=game.name)
     round_ = game.open_round
     if round_ is None or round_.state != "open":
-        raise RoundClosed(f"no round of {game.name!r} is open right now",
-                          de=f"In {name} ist gerade keine Runde offen")
-    n, tz = round_.number, game.timezone
-    deadline = {lang: format_deadline(round_.deadline, tz, lang) for lang in ("en", "de")}
+        raise RoundClosed(N_("no round of '{game}' is open right now"), game=game.name)
+    n, deadline = round_.number, deadline_in(round_.deadline, game.timezone)
     # Lateness first: a round past its deadline takes no turn, whichever round one is for,
     # so it must not be offered as open (with a deadline already past).
     if now >= round_.deadline:
         raise RoundClosed(
-            f"the deadline of round {n} passed at {deadline['en']}; the round is being "
-            f"resolved and round {n + 1} will open with the report",
-            de=f"Der Abgabetermin von Runde {n} ist am {deadline['de']} abgelaufen; die Runde "
-               f"wird ausgewertet, und Runde {n + 1} beginnt mit dem Bericht")
+            N_("the deadline of round {round} passed at {deadline}; the round is being "
+               "resolved and round {next} will open with the report"),
+            round=n, deadline=deadline, next=n + 1)
     if round_number is not None and round_number != n:
         raise RoundClosed(
-            f"this turn is for round {round_number}, but round {n} is open "
-            f"(deadline {deadline['en']}); send it for round {n} if you mean it for that round",
-            de=f"Dieser Zug ist für Runde {round_number}, offen ist aber Runde {n} "
-               f"(Abgabetermin {deadline['de']}); schick ihn für Runde {n}, wenn du ihn für "
-               "diese Runde meinst")
+            N_("this turn is for round {sent}, but round {round} is open (deadline "
+               "{deadline}); send it for round {round} if you mean it for that round"),
+            sent=round_number, round=n, deadline=deadline)
     return round_
 
 
@@ -170,11 +161,9 @@ def _lock(player: Player, round_: Round) -> int | None:
         update(Round).where(Round.id == round_.id, Round.state == "open")
         .values(state="open").execution_options(synchronize_session=False))
     if held.rowcount != 1:
-        raise RoundClosed(f"round {round_.number} of {player.game.name!r} closed for "
-                          "resolution while this turn came in; nothing of it was applied",
-                          de=f"Runde {round_.number} von „{player.game.name}“ wurde zur "
-                             "Auswertung geschlossen, während dieser Zug eintraf; nichts "
-                             "davon wurde übernommen")
+        raise RoundClosed(N_("round {round} of '{game}' closed for resolution while this "
+                             "turn came in; nothing of it was applied"),
+                          round=round_.number, game=player.game.name)
     applied = select(func.max(TurnVersion.id)).where(
         TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
         TurnVersion.status == "accepted").scalar_subquery()

@@ -17,6 +17,7 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream
 
+from ..i18n import N_
 from ..services.errors import Invalid
 from .session import current_language
 
@@ -87,8 +88,8 @@ def whole_number(values: MultiDict, name: str, default: int | None = None, *,
     if not raw:
         return default
     if not _WHOLE.fullmatch(raw) or not low <= int(raw) <= high:
-        raise Invalid(f"{name} must be a whole number from {low} to {high}",
-                      de=f"{name} muss eine ganze Zahl von {low} bis {high} sein")
+        raise Invalid(N_("{name} must be a whole number from {low} to {high}"),
+                      name=name, low=low, high=high)
     return int(raw)
 
 
