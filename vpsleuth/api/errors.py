@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, jsonify, request
+from flask import Response, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from werkzeug.routing import PathConverter
 
 from ..extensions import db
+from ..i18n import N_, translate
+from ..orders import localized
+from ..rules.gems import LANGUAGES  # the turn language's: an error names gems and keywords
 from ..services.errors import Invalid, ServiceError, TurnRefused
 from . import PREFIX, bp
 
@@ -52,6 +55,20 @@ class Unauthorized(ServiceError):
         self.code = code
 
 
+_OURS = N_("something went wrong on our side; nothing you sent was lost")
+
+
+def caller_language() -> str:
+    """The language of the caller's messages: the token's player or GM account
+    setting, else the best of Accept-Language among LANGUAGES, else English."""
+    caller = g.get("api_caller")
+    person = caller and (caller.player or caller.game_master)
+    chosen = getattr(person, "language", None)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or "en"
+
+
 def error_response(status: int, code: str, message: str, details: Any = None,
                    headers: dict | None = None) -> tuple[Response, int, dict]:
     """The one JSON shape of every error."""
@@ -61,18 +78,20 @@ def error_response(status: int, code: str, message: str, details: Any = None,
 
 @bp.errorhandler(ServiceError)
 def service_error(exc: ServiceError):
-    """A service refused: its code, its message, and for turns every bad line."""
+    """A service refused: its code, its message (in the caller's language), and for
+    turns every bad line."""
     db.session.rollback()
+    lang = caller_language()
     details: Any = None
     headers = {}
     if isinstance(exc, TurnRefused):
         details = [{"line": e.line, "text": e.text, "message": e.message, "hint": e.hint}
-                   for e in exc.errors]
+                   for e in localized(exc.errors, lang, translate)]
     elif isinstance(exc, BadInput):
         details = {"field": exc.field}
     if exc.code in ("unauthorized", "invalid_token"):
         headers["WWW-Authenticate"] = 'Bearer realm="vpsleuth"'
-    return error_response(STATUS.get(exc.code, 400), exc.code, exc.message, details, headers)
+    return error_response(STATUS.get(exc.code, 400), exc.code, exc.text(lang), details, headers)
 
 
 def http_error(exc: HTTPException):
@@ -82,7 +101,7 @@ def http_error(exc: HTTPException):
     code = _HTTP_CODES.get(status, (exc.name or "error").lower().replace(" ", "_"))
     message = exc.description or exc.name
     if status == 500:  # Flask has logged the exception already
-        message = "something went wrong on our side; nothing you sent was lost"
+        message = translate(caller_language(), _OURS)
     headers = {}
     if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
         headers["Allow"] = ", ".join(sorted(exc.valid_methods))

@@ -94,7 +94,9 @@ SCHEMAS: dict[str, dict] = {
                  "stable: invalid, unauthorized, invalid_token, forbidden, not_found, "
                  "method_not_allowed, too_large, wrong_state, round_closed, turn_refused, "
                  "rate_limited"},
-        "message": {"type": "string", "description": "for people; may change"},
+        "message": {"type": "string", "description": (
+            "for people, in the caller's language (the token owner's setting, else "
+            "Accept-Language among en, de, es, else en); may change")},
         "details": {"anyOf": [{"type": "null"}, ref("FieldDetails"),
                               array(ref("LineError"))]},
     })}),

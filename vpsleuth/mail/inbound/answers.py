@@ -17,8 +17,9 @@ from flask import current_app
 from sqlalchemy import case, func, select
 
 from ...extensions import db
+from ...i18n import translate
 from ...models import OutboxMessage, Player
-from ...orders import LineError
+from ...orders import LineError, localized
 from .. import notify, outbox, threads
 
 OVER_LIMIT = "over_limit"  # the outbox kind of the notice to a keyed player
@@ -91,8 +92,10 @@ def reason(key: str, lang: str, **values) -> str:
 
 
 def refuse_player(player: Player, why: str, errors: list[LineError] | None = None) -> None:
-    """Queue the 'your turn was not applied' mail (committed by the caller)."""
-    notify.turn_refused(player, errors, why, player.game.open_round)
+    """Queue the 'your turn was not applied' mail (committed by the caller); the bad
+    lines and their hints are written in the player's language."""
+    shown = localized(errors, player.language, translate) if errors else None
+    notify.turn_refused(player, shown, why, player.game.open_round)
 
 
 def over_limit(player: Player, limit: int, now: datetime) -> str:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from flask import make_response, redirect, render_template, request, url_for
 
+from ...i18n import translate
 from ...models import Game
+from ...orders import localized
 from ...rules import LOCATIONS, Distribution
 from ...schedule import ScheduleError
 from ...services import gm, resolution, turns
@@ -113,7 +115,8 @@ def enter_turn(game_id: int):
     try:
         gm.enter_turn(player, form.text.data, actor=actor(), round_number=form.round.data)
     except TurnRefused as exc:
-        return _turn_page(game, form, 422, line_errors=exc.errors)
+        return _turn_page(game, form, 422,
+                          line_errors=localized(exc.errors, current_language(), translate))
     except ServiceError as exc:
         return _turn_page(game, form, refused(exc))
     say("The turn of {name} is in; a confirmation mail is in the outbox.", name=player.name)

@@ -8,7 +8,7 @@ from flask import flash, redirect, render_template, request, url_for
 
 from ...i18n import translate
 from ...models import Game, Player, Round, utcnow
-from ...orders import format_turn
+from ...orders import format_turn, localized
 from ...rules import COLOURS, KINDS, LOCATIONS, PLACEHOLDERS, SIZES, Turn
 from ...services import turns
 from ...services.errors import RoundClosed, TurnRefused, WrongState
@@ -168,8 +168,8 @@ def _submit(game: Game, player: Player, text: str, posted_round: int | None, for
     except TurnRefused as exc:
         problem = translate(lang, "Your turn was not applied; nothing of it counts. "
                                   "Please fix these lines:")
-        errors = [replace(e, line=e.line - first_line) if e.line > first_line else e
-                  for e in exc.errors]
+        errors = localized([replace(e, line=e.line - first_line) if e.line > first_line else e
+                            for e in exc.errors], lang, translate)
         return _render(game, player, form, standing, status=422, line_errors=errors,
                        problem=problem, pasted=pasted)
     except (RoundClosed, WrongState) as exc:
