@@ -1,0 +1,160 @@
+"""The game told afterwards: what the public record proved, round by round (issue 13, 2).
+
+Built from the public record only (every answered question of the resolved
+rounds), with the deduction engine; the players' part (safe tips, guesses,
+points left on the table) also reads the tips, which are secret until the
+game ends: ``tell`` adds it only when asked to, and its callers ask only for
+the game's GM or after the end.
+
+Cost: a 12-round record needs one analysis per round, one answer tally per
+question, the best-question search per round and a few analyses per gem that
+became certain: seconds, not milliseconds. The record part is therefore cached
+in the process, keyed by the record itself (``PublicRecord`` is immutable and
+hashable): a new resolved round is a new key, an unchanged game is computed once.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from ..engine import (
+    Answered,
+    PublicRecord,
+    analyse,
+    answer_chances,
+    best_questions,
+    possible_places,
+)
+from ..models import Game
+from ..rules import GEMS, Gem, Question
+from . import access
+from .record import public_record
+
+
+def may_read(viewer: access.Viewer, game: Game) -> bool:
+    """The story is for the game's GM at any time, for its players only after the end.
+
+    During a game nothing of the engine reaches players (unless the deduction
+    aid is on, and that shows only the sheet's marks), and tips stay secret.
+    """
+    if access.is_gm_of(viewer, game):
+        return True
+    return game.state == "finished" and access.player_in(viewer, game) is not None
+
+
+def aid_places(game: Game) -> dict[str, frozenset[str]] | None:
+    """The deduction aid: each gem's possible places (by code), or None when the aid is off.
+
+    Off (the default), nothing of the engine reaches the players' pages.
+    """
+    if not game.deduction_aid:
+        return None
+    return {g.code: places for g, places in _possible(public_record(game).answers()).items()}
+
+
+@lru_cache(maxsize=64)
+def _possible(answers: tuple[Answered, ...]) -> dict[Gem, frozenset[str]]:
+    return possible_places(answers)
+
+
+def tell(game: Game, *, with_tips: bool = False) -> dict:
+    """The story of ``game`` so far, as JSON-able data (see record_story).
+
+    ``with_tips``: add each player's safe tips, guesses and points left on the
+    table. The tips are secret while the game runs: only for its GM, or after the end.
+    """
+    from .story_players import players_story  # the tips part reads the database
+
+    record = public_record(game)
+    story = {"game_id": game.id, "game": game.name, "final": game.state == "finished",
+             **record_story(record)}
+    story["players"] = players_story(game, record) if with_tips else None
+    return story
+
+
+def _bits(count: int | float) -> float:
+    return math.log2(count) if count > 0 else 0.0
+
+
+def _question(q: Question) -> dict:
+    return {"question": q.codes, "text": q.text("en")}
+
+
+@lru_cache(maxsize=64)
+def record_story(record: PublicRecord) -> dict:
+    """What the record proved after each round: the part of the story anyone may read.
+
+    * ``rounds``: per round, bits left (log2 of the consistent distributions),
+      the number of certain gems, each question with the bits its answer
+      revealed (``revealed_bits``: log2 of 1/P(answer), P over the distributions
+      consistent with the record before the round; ``expected_bits``: the
+      question's expected information then) and the most revealing question
+      that could have been asked on the same state (``best``);
+    * ``gems``: per gem, the round it became certain, where, and ``because``:
+      a minimal set of that round's answers which, with every earlier answer,
+      prove it (no answer of the set can be left out).
+    """
+    states = [analyse(record.upto(n).answers()) for n in range(len(record.rounds) + 1)]
+    rounds = []
+    for number, answered in enumerate(record.rounds, start=1):
+        before, after = states[number - 1], states[number]
+        questions = []
+        for a in answered:
+            chances = answer_chances(a.question, before)
+            p = chances.get(a.answer, 0.0)
+            questions.append({
+                **_question(a.question), "asked_by": a.asked_by, "answer": a.answer,
+                "revealed_bits": round(-math.log2(p), 3) if p > 0 else 0.0,
+                "expected_bits": round(-sum(c * math.log2(c) for c in chances.values() if c > 0),
+                                       3)})
+        best = best_questions(record.upto(number - 1).answers(), 1, analysis=before)
+        newly = sorted(set(after.certain()) - set(before.certain()), key=lambda g: g.sort_key)
+        rounds.append({
+            "number": number, "bits_left": round(_bits(after.count), 3),
+            "count": after.count, "exact": after.exact,
+            "revealed_bits": round(_bits(before.count) - _bits(after.count), 3),
+            "certain": len(after.certain()), "newly_certain": [g.code for g in newly],
+            "questions": questions,
+            "best": ({**_question(best[0][0]), "expected_bits": round(best[0][1], 3)}
+                     if best else None)})
+    return {"after_round": len(record.rounds), "start_bits": round(_bits(states[0].count), 3),
+            "rounds": rounds, "gems": _gems(record, states)}
+
+
+def _gems(record: PublicRecord, states: list) -> list[dict]:
+    """Each gem: the round it became certain, its place, and the answers that proved it."""
+    out = []
+    for gem in GEMS:
+        first = next((n for n, s in enumerate(states) if gem in s.certain()), None)
+        entry = {"gem": gem.code, "certain_in_round": first, "location": None, "because": []}
+        if first is not None:
+            entry["location"] = states[first].certain()[gem]
+            if first > 0:
+                entry["because"] = [
+                    {"round": first, "asked_by": a.asked_by, "answer": a.answer,
+                     **_question(a.question)}
+                    for a in _proving(record, first, gem)]
+        out.append(entry)
+    return out
+
+
+def _proving(record: PublicRecord, number: int, gem: Gem) -> list[Answered]:
+    """A minimal set of round ``number``'s answers that, with all before, make ``gem`` certain.
+
+    Greedy deletion in asking order: an answer is left out when the gem stays
+    certain without it. The memo shares the first tests between the gems that
+    became certain in the same round.
+    """
+    earlier = record.upto(number - 1).answers()
+    keep = list(record.rounds[number - 1])
+    for a in list(keep):
+        trial = tuple(x for x in keep if x is not a)
+        if gem in _certain(earlier, trial):
+            keep = list(trial)
+    return keep
+
+
+@lru_cache(maxsize=512)
+def _certain(earlier: tuple[Answered, ...], these: tuple[Answered, ...]) -> frozenset[Gem]:
+    return frozenset(g for g, places in _possible(earlier + these).items() if len(places) == 1)
