@@ -38,12 +38,14 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import api, cli, jobs, models, web  # noqa: F401  (models: register the tables)
     from .mail import cli as mail_cli
+    from .mail import story_mail
 
     cli.register(app)
     mail_cli.register(app)
     web.init_app(app)
     api.init_app(app)
     jobs.init_app(app)
+    story_mail.init_app(app)
 
     return app
 

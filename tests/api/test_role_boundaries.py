@@ -51,6 +51,9 @@ TABLE = {
     "GET /games/{game_id}/rounds":                         "401   ok    404   ok    404   ok",
     "GET /games/{game_id}/rounds/{number}/report":         "401   ok    404   ok    404   ok",
     "GET /games/{game_id}/standings":                      "401   ok    404   ok    404   ok",
+    # The game told afterwards: its GM at any time, its players only after the end (game 1
+    # runs), everyone else as for a game that does not exist.
+    "GET /games/{game_id}/story":                          "401   404   404   ok    404   404",
     # A player's own turn: the GM who does not play has none (403, the game is theirs).
     "GET /games/{game_id}/turn":                           "401   ok    404   403   404   ok",
     "PUT /games/{game_id}/turn":                           "401   bad   404   403   404   bad",

@@ -31,4 +31,4 @@ def init_app(app: Flask) -> None:
 
 
 # The routes register themselves on bp when imported.
-from . import auth, errors, games, gm, lobby, notebook, openapi, turns  # noqa: E402, F401
+from . import auth, errors, games, gm, lobby, notebook, openapi, story, turns  # noqa: E402, F401

@@ -8,6 +8,7 @@ from functools import cache
 from . import PREFIX, bp
 from .spec_paths import PARAMETERS, PATHS, RESPONSES
 from .spec_schemas import SCHEMAS
+from .spec_story import STORY_SCHEMAS
 
 DESCRIPTION = """\
 The moderator of play-by-mail games of VP-Sleuth, for programs.
@@ -38,7 +39,7 @@ def document() -> dict:
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer", "bearerFormat": "vps_<random>",
                 "description": "a player's or game master's API token"}},
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, **STORY_SCHEMAS},
             "parameters": PARAMETERS,
             "responses": RESPONSES,
         },

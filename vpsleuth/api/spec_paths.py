@@ -111,6 +111,10 @@ PATHS = {
         "post": op("postTurn", "Send a turn (same as PUT)", "TurnSubmitted", params=G,
                    body="TurnInput", errors=_TURN_ERRORS, tag="turns"),
     },
+    "/games/{game_id}/story": {"get": op(
+        "getStory", "The game told afterwards: what the public record proved (the game's "
+        "game master at any time; its players after the end)", "Story", params=G,
+        errors=(404,))},
     "/games/{game_id}/notebook": {
         "get": op("getNotebook", "The caller's private notebook (player tokens only)",
                   "Notebook", params=G, errors=(404,), tag="notebook"),

@@ -10,6 +10,7 @@ from . import (  # noqa: E402, F401
     pages,
     report_pages,
     settings,
+    story_page,
     strings,
     turn,
     turn_strings,

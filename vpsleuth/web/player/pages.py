@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import render_template, url_for
 
 from ...services import notebook as notebooks
-from ...services import reports, turns
+from ...services import reports, story, turns
 from ...services.access import is_gm_of
 from ..feeds import feed_token
 from ..glance import turn_rows
@@ -44,4 +44,4 @@ def sheet(game_id: int):
     lang = current_language()
     return render_template("web/player/sheet.html", game=game, player=player,
                            sheet=build_sheet(game, player, lang), gems=gem_order(),
-                           notebook=notebooks.read(player))
+                           notebook=notebooks.read(player), aid=story.aid_places(game))

@@ -1,0 +1,179 @@
+"""The game told afterwards: page and API for the GM at any time, players only after the end."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from vpsleuth.extensions import db
+from vpsleuth.rules import GEMS, Distribution, Ruleset
+from vpsleuth.schedule import weekly
+from vpsleuth.services import accounts, games, resolution, turns
+from vpsleuth.web.player.story_page import bits_chart
+
+GM, ADA, BEN, EVE = "gm@example.org", "ada@example.org", "ben@example.org", "eve@example.org"
+
+
+def crafted_deal() -> Distribution:
+    """B holds the three red diamonds; RP1 lies at C; the rest fills up in sheet order."""
+    fixed = {"RD1": "B", "RD2": "B", "RD3": "B", "RP1": "C"}
+    free = iter(loc for loc, n in [("A", 5), ("B", 2), ("C", 4), ("D", 5), ("E", 5),
+                                   ("F", 5), ("G", 5), ("X", 1)] for _ in range(n))
+    return Distribution({g: fixed.get(g.code) or next(free) for g in GEMS})
+
+
+@pytest.fixture
+def told(app, gm_web_as, signed_in):
+    """A two-round game: round 1 proves the red diamonds at B; round 2 is still open."""
+    gm = accounts.create_game_master(GM, "Grace")
+    game = games.create_game("Told", weekly("2031-01-05 20:00", "UTC"), Ruleset(rounds=2),
+                             actor=GM, game_master_id=gm.id)
+    ada = games.add_player(game, "Ada", ADA, actor=GM)
+    ben = games.add_player(game, "Ben", BEN, actor=GM)
+    games.add_player(games.create_game("Elsewhere", weekly("2031-01-05 20:00", "UTC")),
+                     "Eve", EVE)
+    games.start_game(game, seed=1, actor=GM)
+    game.secret.distribution = crafted_deal().canonical()
+    db.session.commit()
+    turns.submit_turn(ada, "QUESTION B red diamond\nTIP B RD1\nTIP A RP1", channel="web")
+    turns.submit_turn(ben, "TIP C RD1", channel="web")
+    resolution.resolve_round(game, number=1, actor=GM)
+    turns.submit_turn(ada, "TIP B RD1, RD2", channel="web")
+    return game, ada
+
+
+def finish(game) -> None:
+    resolution.resolve_round(game, number=2, actor=GM)
+    assert game.state == "finished"
+
+
+def page(client, game) -> tuple[int, str]:
+    response = client.get(f"/games/{game.id}/story")
+    return response.status_code, response.get_data(as_text=True)
+
+
+def test_the_gm_reads_the_story_while_the_game_runs_and_its_players_do_not(
+        told, gm_web_as, signed_in):
+    game, _ = told
+    status, text = page(gm_web_as(GM), game)
+    assert status == 200 and 'id="story-running"' in text
+    assert "How many red diamonds does B hold?" in text
+    assert page(signed_in(ADA), game)[0] == 404
+    assert 'id="story-link"' not in signed_in(ADA).get(f"/games/{game.id}").get_data(
+        as_text=True)
+
+
+def test_after_the_end_players_read_when_each_gem_became_certain_and_strangers_get_404(
+        told, signed_in):
+    game, _ = told
+    finish(game)
+    ada = signed_in(ADA)
+    assert 'id="story-link"' in ada.get(f"/games/{game.id}").get_data(as_text=True)
+    status, text = page(ada, game)
+    assert status == 200 and 'id="story-running"' not in text
+    gems = re.search(r'<table id="story-gems">.*?</table>', text, re.S).group(0)
+    rows = re.findall(r'gem-R">(RD\d)</span>.*?<td class="num">(\d+)</td><td>(\w)</td>', gems,
+                      re.S)
+    assert rows == [("RD1", "1", "B"), ("RD2", "1", "B"), ("RD3", "1", "B")]
+    assert page(signed_in(EVE), game)[0] == 404
+
+
+def test_the_players_tips_are_measured_against_what_the_record_had_proved(told, signed_in):
+    game, _ = told
+    finish(game)
+    text = page(signed_in(BEN), game)[1]
+    table = re.search(r'<table id="story-players">.*?</table>', text, re.S).group(0)
+    cells = {name: re.findall(r'<td class="num">(-?\d+)</td>', row) for name, row in
+             re.findall(r'<th scope="row">(\w+)</th>(.*?)</tr>', table, re.S)}
+    # safe, guesses, right, wrong, left on the table, points left
+    assert cells["Ada"] == ["2", "2", "1", "1", "1", "1"]  # RD3 not tipped in round 2
+    assert cells["Ben"] == ["0", "1", "0", "1", "3", "3"]  # no turn in round 2
+
+
+def test_the_bits_chart_is_valid_svg_with_a_point_per_round(told, gm_web_as):
+    game, _ = told
+    finish(game)
+    from vpsleuth.services import story
+
+    svg = bits_chart(story.tell(game), "en")
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    points = root.findall(".//{http://www.w3.org/2000/svg}circle")
+    assert len(points) == 2 + 1  # two rounds, and the legend's marker
+    assert "Bits left" in svg
+
+
+def test_the_api_gives_the_story_to_the_gm_always_and_to_players_after_the_end(told, app):
+    game, ada = told
+    _, gm_token = accounts.issue_api_token(game_master=game_master(game), label="t")
+    _, ada_token = accounts.issue_api_token(player=ada, label="t")
+    db.session.commit()
+    client = app.test_client()
+
+    def get(token):
+        return client.get(f"/api/v1/games/{game.id}/story",
+                          headers={"Authorization": f"Bearer {token}"})
+    assert get(ada_token).status_code == 404
+    running = get(gm_token).get_json()
+    assert running["final"] is False and running["after_round"] == 1
+    finish(game)
+    told_json = get(ada_token).get_json()
+    assert told_json["final"] is True and told_json["after_round"] == 2
+    assert set(told_json) == {"game_id", "game", "final", "after_round", "start_bits",
+                              "rounds", "gems", "players"}
+    first = told_json["rounds"][0]
+    assert first["newly_certain"] == ["RD1", "RD2", "RD3"] and first["certain"] == 3
+    assert first["questions"][0]["question"] == "B:RD" and first["questions"][0]["answer"] == 3
+    assert {p["player"]: p["points_left"] for p in told_json["players"]} == {"Ada": 1, "Ben": 3}
+
+
+def game_master(game):
+    from vpsleuth.models import GameMaster
+
+    return db.session.get(GameMaster, game.game_master_id)
+
+
+def test_without_the_aid_the_running_games_sheet_shows_nothing_of_the_engine(told, signed_in):
+    game, _ = told
+    text = signed_in(ADA).get(f"/games/{game.id}/sheet").get_data(as_text=True)
+    assert "ruled-out" not in text and "proved-" not in text and "aid-legend" not in text
+
+
+def test_with_the_aid_the_sheet_hatches_ruled_out_places_and_names_proved_ones(
+        told, signed_in):
+    game, _ = told
+    game.deduction_aid = True  # set here only to compare: the GM fixes it before the start
+    db.session.commit()
+    text = signed_in(ADA).get(f"/games/{game.id}/sheet").get_data(as_text=True)
+    assert 'id="aid-legend"' in text
+    assert re.search(r'id="proved-RD1">= B<span class="sr-only"> \(proved by the public '
+                     r'answers\)</span>', text)
+    assert 'id="proved-RP1"' not in text  # where RP1 lies is not proved
+
+    def cell(gem: str, loc: str) -> str:
+        return re.search(rf'<td[^>]*><button[^>]*id="cell-{gem}-{loc}"', text).group(0)
+    assert 'class="ruled-out"' in cell("RD1", "A") and 'aria-describedby="aid-ruled-out"' \
+        in cell("RD1", "A")
+    assert "ruled-out" not in cell("RD1", "B")
+    # B holds five gems; three are the red diamonds, so B's other places are still open.
+    assert "ruled-out" not in cell("RP1", "B") and "ruled-out" in cell("RD1", "X")
+
+
+def test_the_final_report_partials_tell_the_story_in_the_readers_language(told):
+    from flask import render_template
+
+    from vpsleuth.i18n import translator
+
+    game, _ = told
+    finish(game)
+    text = render_template("email/_story.txt", game=game, t=translator("en"), lang="en",
+                           player=None, base_url="https://example.org")
+    assert "THE GAME TOLD AFTERWARDS" in text
+    assert "RD1 at B, Round 1: B red diamond = 3" in text
+    assert re.search(r"Ada: 2 / 1-1 / 1, 1\n", text) and re.search(r"Ben: 0 / 0-1 / 3, 3", text)
+    html = render_template("email/_story.html", game=game, t=translator("de"), lang="de",
+                           player=None, base_url="https://example.org")
+    assert "Das Spiel im Rückblick" in html and "B rot Diamant = 3" in html
+    assert f'href="https://example.org/games/{game.id}/story"' in html

@@ -1,0 +1,19 @@
+"""The game told afterwards: GM at any time, the game's players only after the end."""
+
+from __future__ import annotations
+
+from ..services import story
+from ..services.errors import NotFound
+from . import bp
+from .auth import caller, visible_game
+from .games import GAME_ID
+
+
+@bp.get(f"/games/{GAME_ID}/story")
+def get_story(game_id: int):
+    """What the public record proved, round by round, gem by gem, tip by tip."""
+    game = visible_game(game_id)
+    if not story.may_read(caller().viewer, game):
+        # As for a foreign game: a running game's story does not exist for its players.
+        raise NotFound(f"game {game_id} has not ended; its story is told afterwards")
+    return story.tell(game, with_tips=True)

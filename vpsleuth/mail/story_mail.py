@@ -1,0 +1,37 @@
+"""The game told afterwards as a section of the final report mail (issue 13, section 2).
+
+The report templates include ``email/_story.txt`` / ``email/_story.html``; those
+call ``final_story(game, lang)``, a template global registered here, so the
+mail code that renders reports needs no change to carry the section.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from ..models import Game
+from ..rules import Question
+
+
+def final_story(game: Game, lang: str = "en") -> dict:
+    """What the partial templates show: the story with question texts in ``lang``.
+
+    Only the final report includes it, so the tips' part is told (the game has ended).
+    """
+    from ..services import story
+
+    told = story.tell(game, with_tips=True)
+
+    def short(codes: str) -> str:
+        return Question.from_codes(codes).short(lang)
+    rounds = [{**r, "questions": [{**q, "short": short(q["question"])} for q in r["questions"]],
+               "best": {**r["best"], "short": short(r["best"]["question"])} if r["best"]
+               else None} for r in told["rounds"]]
+    proved = [{**g, "because": [{**b, "short": short(b["question"])} for b in g["because"]]}
+              for g in told["gems"] if g["certain_in_round"] is not None]
+    return {**told, "rounds": rounds, "proved": proved,
+            "unproved": [g["gem"] for g in told["gems"] if g["certain_in_round"] is None]}
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.globals["final_story"] = final_story
