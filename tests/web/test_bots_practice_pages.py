@@ -68,7 +68,7 @@ def test_a_player_practises_from_the_home_page_and_rounds_resolve_at_once(gm_web
     game = db.session.get(Game, game.id)
     assert game.round(1).state == "resolved" and game.open_round.number == 2
     page = words(ada.get(f"/games/{game.id}"))
-    assert "Practice" in page and "(bot)" in page
+    assert "Practice" in page and "Babbage (bot) ✓ sent" in page
     mails = db.session.scalars(select(OutboxMessage.to_addr).where(
         OutboxMessage.game_id == game.id)).all()
     assert mails == []

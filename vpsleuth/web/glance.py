@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..i18n import add
+from ..i18n import add, translate
 from ..models import Game, Player, Round
 from ..schedule import format_deadline
 from ..services import glance
@@ -50,7 +50,9 @@ def turn_rows(round_: Round, game: Game, viewer: Player | None) -> list[TurnRow]
     from .player.common import zone_of
 
     zone, lang = zone_of(game, viewer), current_language()
-    return [TurnRow(row.player.name, viewer is not None and row.player.id == viewer.id,
+    bot = translate(lang, "bot")  # a computer player is marked as in the reports
+    return [TurnRow(f"{row.player.name} ({bot})" if row.player.is_bot else row.player.name,
+                    viewer is not None and row.player.id == viewer.id,
                     row.sent,
                     row.received_at.strftime("%Y-%m-%dT%H:%M:%SZ") if row.received_at else None,
                     format_deadline(row.received_at, zone, lang) if row.received_at else None)
