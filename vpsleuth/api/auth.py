@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from flask import g, request
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import ApiToken, Game, GameMaster, Player
 from ..services import access
 from ..services.accounts import token_for
@@ -61,11 +62,11 @@ def authenticate() -> None:
         return
     scheme, _, raw = request.headers.get("Authorization", "").strip().partition(" ")
     if scheme.lower() != "bearer" or not raw.strip():
-        raise Unauthorized("send an API token: 'Authorization: Bearer vps_...' (game masters "
-                           "and players make tokens on their account page)")
+        raise Unauthorized(N_("send an API token: 'Authorization: Bearer vps_...' (game "
+                              "masters and players make tokens on their account page)"))
     token = token_for(raw.strip())
     if token is None:
-        raise Unauthorized("this API token is not valid: it is unknown or has been revoked",
+        raise Unauthorized(N_("this API token is not valid: it is unknown or has been revoked"),
                            code="invalid_token")
     g.api_caller = _caller_for(token)
 
@@ -81,14 +82,14 @@ def _caller_for(token: ApiToken) -> Caller:
         if player is not None:
             return Caller(token, access.Viewer(player.email.strip().lower()), player.name,
                           player=player)
-    raise Unauthorized("this API token belongs to nobody any more", code="invalid_token")
+    raise Unauthorized(N_("this API token belongs to nobody any more"), code="invalid_token")
 
 
 def visible_game(game_id: int) -> Game:
     """A game the caller may read; 404 alike for games that do not exist and foreign ones."""
     game = db.session.get(Game, game_id) if 0 < game_id <= inputs.MAX_ID else None
     if game is None or not caller().may_see(game):
-        raise NotFound(f"no game {game_id} among your games")
+        raise NotFound(N_("no game {id} among your games"), id=game_id)
     return game
 
 
@@ -111,5 +112,5 @@ def player_of(game: Game, player_id: int) -> Player:
     """A player of ``game`` by id (404 if the id is not one of its players)."""
     player = next((p for p in game.players if p.id == player_id), None)
     if player is None:
-        raise NotFound(f"no player {player_id} in game {game.name!r}")
+        raise NotFound(N_("no player {id} in game '{game}'"), id=player_id, game=game.name)
     return player
