@@ -7,12 +7,16 @@ from dataclasses import dataclass
 from sqlalchemy import func, or_, select
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import Game, GameMaster, Player
 from .errors import ServiceError
 
 
 class Forbidden(ServiceError):
     code = "forbidden"
+
+
+NOT_PLAYING = N_("you do not play in '{game}'")
 
 
 @dataclass(frozen=True)
@@ -64,16 +68,16 @@ def is_gm_of(viewer: Viewer, game: Game) -> bool:
 def require_player(viewer: Viewer, game: Game) -> Player:
     player = player_in(viewer, game)
     if player is None:
-        raise Forbidden(f"you do not play in {game.name!r}")
+        raise Forbidden(NOT_PLAYING, game=game.name)
     return player
 
 
 def require_gm(viewer: Viewer, game: Game) -> None:
     if not is_gm_of(viewer, game):
-        raise Forbidden(f"only the game master of {game.name!r} may do this")
+        raise Forbidden(N_("only the game master of '{game}' may do this"), game=game.name)
 
 
 def require_member(viewer: Viewer, game: Game) -> None:
     """Players and the GM of a game may read its public pages."""
     if not (is_gm_of(viewer, game) or player_in(viewer, game)):
-        raise Forbidden(f"you do not play in {game.name!r}")
+        raise Forbidden(NOT_PLAYING, game=game.name)

@@ -20,10 +20,11 @@ TOKEN_TOUCH = timedelta(minutes=5)  # how stale a token's "last used" time may b
 def create_game_master(email: str, name: str, language: str = "en") -> GameMaster:
     email = email.strip()
     if not EMAIL_PATTERN.match(email):
-        raise Invalid(f"{email!r} is not an email address (like name@example.org)")
+        raise Invalid(N_("{address} is not an email address (like name@example.org)"),
+                      address=repr(email))
     if db.session.scalar(select(GameMaster.id).where(
             func.lower(GameMaster.email) == email.lower())):
-        raise Invalid(f"{email} is a game master already")
+        raise Invalid(N_("{address} is a game master already"), address=email)
     check_one_line(name, N_("a game master's name"))
     gm = GameMaster(email=email, name=name.strip() or email, language=language)
     db.session.add(gm)
@@ -42,7 +43,7 @@ def issue_api_token(*, game_master: GameMaster | None = None, player: Player | N
     With ``actor`` the issue goes to the audit log (an entry with no game).
     """
     if (game_master is None) == (player is None):
-        raise Invalid("a token belongs to one game master or one player")
+        raise Invalid(N_("a token belongs to one game master or one player"))
     check_one_line(label, N_("a token's label"))
     raw = "vps_" + secrets.token_urlsafe(32)
     token = ApiToken(token_hash=_hash(raw), label=label.strip()[:80],
@@ -81,7 +82,7 @@ def revoke_api_token(token_id: int, *, owner_gm: GameMaster | None = None,
         (owner_gm is not None and token.game_master_id == owner_gm.id)
         or token.player_id in owner_player_ids)
     if not mine:
-        raise NotFound("no such token")
+        raise NotFound(N_("no such token"))
     token.revoked_at = utcnow()
     if actor is not None:
         audit(None, actor, "revoke_api_token", token=token.id, label=token.label)

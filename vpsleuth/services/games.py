@@ -21,6 +21,7 @@ from .errors import Invalid, NotFound, Term, WrongState
 _ADDRESS_PART = r"[^@\s<>\"',;\x00-\x1f\x7f]+"
 EMAIL_PATTERN = re.compile(rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}\Z")
 LANGUAGES = ("en", "de")
+LANGUAGE_ONE_OF = N_("language must be one of {languages}")
 MAX_POINTS = 99  # per tip and per bonus, as the API allows: no score nears an integer's range
 # Not in a name or label: a line break would reach a mail's Subject or To header, a NUL
 # cannot be stored, and none of them shows as anything on a page.
@@ -30,11 +31,11 @@ CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 def _check_house_rules(rules: Ruleset) -> None:
     """Beyond what makes rules playable: numbers whose scores fit the database."""
     if rules.first_bonus_round > 52:
-        raise Invalid("the first bonus round is at most round 52")
+        raise Invalid(N_("the first bonus round is at most round 52"))
     if rules.points_right > MAX_POINTS or rules.points_wrong < -MAX_POINTS:
-        raise Invalid(f"a tip earns or costs at most {MAX_POINTS} points")
+        raise Invalid(N_("a tip earns or costs at most {most} points"), most=MAX_POINTS)
     if any(b > MAX_POINTS for b in rules.bonuses):
-        raise Invalid(f"bonus values are at most {MAX_POINTS}")
+        raise Invalid(N_("bonus values are at most {most}"), most=MAX_POINTS)
 
 
 def check_one_line(text: str, what: str) -> None:
@@ -50,8 +51,8 @@ def check_one_line(text: str, what: str) -> None:
 def check_after_early(choice: str) -> None:
     """Refuse anything but the two choices for the deadline after an early close."""
     if choice not in AFTER_EARLY:
-        raise Invalid(f"after an early close the next deadline is {' or '.join(AFTER_EARLY)}, "
-                      f"not {choice!r}")
+        raise Invalid(N_("after an early close the next deadline is {choices}, not {choice}"),
+                      choices=" or ".join(AFTER_EARLY), choice=repr(choice))
 
 
 def audit(game: Game | None, actor: str, action: str, **detail) -> None:
@@ -68,7 +69,7 @@ def find_game(ref: str | int) -> Game:
     if game is None:
         game = db.session.scalar(select(Game).where(db.func.lower(Game.name) == str(ref).lower()))
     if game is None:
-        raise NotFound(f"no game called {ref!r}")
+        raise NotFound(N_("no game called {ref}"), ref=repr(ref))
     return game
 
 
@@ -78,7 +79,7 @@ def find_player(game: Game, ref: str | int) -> Player:
     for p in game.players:
         if str(p.id) == key or p.name.lower() == key or p.email.lower() == key:
             return p
-    raise NotFound(f"no player {ref!r} in game {game.name!r}")
+    raise NotFound(N_("no player {ref} in game '{game}'"), ref=repr(ref), game=game.name)
 
 
 def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
@@ -93,18 +94,19 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     """
     name = name.strip()
     if not name or len(name) > 120:
-        raise Invalid("a game needs a name of 1 to 120 characters")
+        raise Invalid(N_("a game needs a name of 1 to 120 characters"))
     check_one_line(name, N_("a game's name"))
     # The exact name too: SQLite's lower() leaves non-ASCII letters as they are.
     if db.session.scalar(select(Game.id).where(or_(db.func.lower(Game.name) == name.lower(),
                                                    Game.name == name))):
-        raise Invalid(f"a game called {name!r} exists already; choose another name")
+        raise Invalid(N_("a game called {name} exists already; choose another name"),
+                      name=repr(name))
     if language not in LANGUAGES:
-        raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+        raise Invalid(LANGUAGE_ONE_OF, languages=", ".join(LANGUAGES))
     _check_house_rules(rules or Ruleset())
     hours = sorted(set(reminder_hours if reminder_hours is not None else (24, 4)), reverse=True)
     if any(not 1 <= h <= 24 * 14 for h in hours):
-        raise Invalid("reminders are 1 to 336 hours before the deadline")
+        raise Invalid(N_("reminders are 1 to 336 hours before the deadline"))
     check_after_early(after_early)
     game = Game(name=name, language=language, timezone=schedule.timezone,
                 schedule_json=json.dumps(schedule.to_json()), game_master_id=game_master_id,
@@ -126,24 +128,27 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     With ``invite`` an invitation mail with a sign-in link goes to the outbox.
     """
     if game.state == "finished":
-        raise WrongState(f"game {game.name!r} has ended; no new players")
+        raise WrongState(N_("game '{game}' has ended; no new players"), game=game.name)
     if game.max_players is not None and len(game.active_players) >= game.max_players:
         raise WrongState(N_("game '{game}' is full: {most} players at most"),
                          game=game.name, most=game.max_players)
     name, email = name.strip(), email.strip()
     if not name or len(name) > 80:
-        raise Invalid("a player needs a name of 1 to 80 characters")
+        raise Invalid(N_("a player needs a name of 1 to 80 characters"))
     check_one_line(name, N_("a player's name"))
     if not EMAIL_PATTERN.match(email):
-        raise Invalid(f"{email!r} is not an email address (like name@example.org)")
+        raise Invalid(N_("{address} is not an email address (like name@example.org)"),
+                      address=repr(email))
     language = language or game.language
     if language not in LANGUAGES:
-        raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+        raise Invalid(LANGUAGE_ONE_OF, languages=", ".join(LANGUAGES))
     for other in game.players:
         if other.name.lower() == name.lower():
-            raise Invalid(f"{name!r} already plays in {game.name!r}; choose another name")
+            raise Invalid(N_("{name} already plays in '{game}'; choose another name"),
+                          name=repr(name), game=game.name)
         if other.email.lower() == email.lower():
-            raise Invalid(f"{email} already plays in {game.name!r} as {other.name!r}")
+            raise Invalid(N_("{address} already plays in '{game}' as {name}"), address=email,
+                          game=game.name, name=repr(other.name))
     player = Player(game=game, name=name, email=email, language=language)
     db.session.add(player)
     db.session.flush()
@@ -165,7 +170,7 @@ def _gm_name(game: Game) -> str | None:
 def withdraw_player(player: Player, *, actor: str = "gm", now: datetime | None = None) -> None:
     """Withdraw a player: no longer active, scores nothing, does not block the end."""
     if not player.active:
-        raise WrongState(f"{player.name!r} is already withdrawn")
+        raise WrongState(N_("{name} is already withdrawn"), name=repr(player.name))
     player.active = False
     player.withdrawn_at = now or utcnow()
     audit(player.game, actor, "withdraw_player", player=player.name)
@@ -180,9 +185,10 @@ def start_game(game: Game, *, now: datetime | None = None, seed: int | None = No
     """
     now = now or utcnow()
     if game.state != "setup":
-        raise WrongState(f"game {game.name!r} has started already")
+        raise WrongState(N_("game '{game}' has started already"), game=game.name)
     if not game.active_players:
-        raise WrongState(f"game {game.name!r} has no players yet; add players first")
+        raise WrongState(N_("game '{game}' has no players yet; add players first"),
+                         game=game.name)
     distribution, salt = deal(seed), new_salt()
     game.secret = GameSecret(distribution=distribution.canonical(), salt=salt)
     game.commitment = commitment(distribution, salt)

@@ -10,7 +10,6 @@ from ..extensions import db
 from ..i18n import N_
 from ..mail import notify
 from ..models import ApiToken, Game, Player, Round, utcnow
-from ..schedule import format_deadline
 from . import auth, sessions, turns
 from .errors import Invalid, WrongState, deadline_in
 from .games import EMAIL_PATTERN, audit, check_after_early
@@ -19,7 +18,8 @@ from .games import EMAIL_PATTERN, audit, check_after_early
 def _open_round(game: Game) -> Round:
     round_ = game.open_round
     if round_ is None or game.state not in ("running", "paused"):
-        raise WrongState(f"{game.name!r} has no open round (state: {game.state})")
+        raise WrongState(N_("'{game}' has no open round (state: {state})"), game=game.name,
+                         state=game.state)
     return round_
 
 
@@ -28,8 +28,8 @@ def extend_deadline(game: Game, deadline: datetime, *, actor: str,
     """Move the open round's deadline to a later time; players are told."""
     round_ = _open_round(game)
     if deadline.tzinfo is not None and deadline <= round_.deadline:
-        raise Invalid("the new deadline must be later than the current one "
-                      f"({format_deadline(round_.deadline, game.timezone)}) and in the future")
+        raise Invalid(N_("the new deadline must be later than the current one ({deadline}) "
+                         "and in the future"), deadline=deadline_in(round_.deadline, game.timezone))
     return move_deadline(game, deadline, actor=actor, now=now)
 
 
@@ -43,7 +43,7 @@ def move_deadline(game: Game, deadline: datetime, *, actor: str,
     now = now or utcnow()
     round_ = _open_round(game)
     if deadline.tzinfo is None:
-        raise Invalid("give the new deadline with its time zone")
+        raise Invalid(N_("give the new deadline with its time zone"))
     if deadline <= now:
         raise Invalid(N_("the new deadline must be in the future; it is now {now}"),
                       now=deadline_in(now, game.timezone))
@@ -65,7 +65,7 @@ def set_after_early(game: Game, choice: str, *, actor: str) -> None:
     """
     check_after_early(choice)
     if game.state == "finished":
-        raise WrongState(f"{game.name!r} has ended")
+        raise WrongState(N_("'{game}' has ended"), game=game.name)
     if choice != game.after_early:
         old, game.after_early = game.after_early, choice
         audit(game, actor, "set_after_early", old=old, new=choice)
@@ -85,7 +85,8 @@ def set_deduction_aid(game: Game, on: bool, *, actor: str) -> None:
 def pause_game(game: Game, *, actor: str, now: datetime | None = None) -> None:
     """Stop the clock: no turns, no resolution, until resume."""
     if game.state != "running":
-        raise WrongState(f"{game.name!r} is not running (state: {game.state})")
+        raise WrongState(N_("'{game}' is not running (state: {state})"), game=game.name,
+                         state=game.state)
     game.state, game.paused_at = "paused", now or utcnow()
     audit(game, actor, "pause_game")
     db.session.commit()
@@ -95,7 +96,7 @@ def resume_game(game: Game, *, actor: str, now: datetime | None = None) -> Round
     """Restart the clock; the deadline moves on by the length of the pause."""
     now = now or utcnow()
     if game.state != "paused":
-        raise WrongState(f"{game.name!r} is not paused")
+        raise WrongState(N_("'{game}' is not paused"), game=game.name)
     round_ = _open_round(game)
     pause = now - game.paused_at
     round_.deadline += pause
@@ -122,9 +123,11 @@ def enter_turn(player: Player, text: str, *, actor: str, now: datetime | None = 
 def change_email(player: Player, email: str, *, actor: str) -> None:
     email = email.strip()
     if not EMAIL_PATTERN.match(email):
-        raise Invalid(f"{email!r} is not an email address (like name@example.org)")
+        raise Invalid(N_("{address} is not an email address (like name@example.org)"),
+                      address=repr(email))
     if any(p.email.lower() == email.lower() for p in player.game.players if p is not player):
-        raise Invalid(f"{email} already plays in {player.game.name!r}")
+        raise Invalid(N_("{address} already plays in '{game}'"), address=email,
+                      game=player.game.name)
     old, player.email = player.email, email
     retire_old_address(player, old)
     audit(player.game, actor, "change_email", player=player.name, old=old, new=email)
@@ -161,7 +164,7 @@ def invitation_link(player: Player, *, actor: str, mail_id: int | None = None) -
 def view_distribution(game: Game, *, actor: str) -> tuple[str, str]:
     """The secret, for the GM only; every look is audited."""
     if game.secret is None:
-        raise WrongState(f"{game.name!r} has not been dealt yet")
+        raise WrongState(N_("'{game}' has not been dealt yet"), game=game.name)
     audit(game, actor, "view_distribution")
     db.session.commit()
     return game.secret.distribution, game.secret.salt

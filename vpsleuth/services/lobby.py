@@ -126,7 +126,7 @@ def ask_to_join(viewer: access.Viewer, game_id: int, name: str, message: str = "
     if len(message) > MAX_MESSAGE:
         raise Invalid(N_("the message is at most {most} characters"), most=MAX_MESSAGE)
     if language not in games.LANGUAGES:
-        raise Invalid(f"language must be one of {', '.join(games.LANGUAGES)}")
+        raise Invalid(games.LANGUAGE_ONE_OF, languages=", ".join(games.LANGUAGES))
     _count_request(email, game, now)
     request = JoinRequest(game_id=game.id, email=email, name=name, message=message,
                           language=language, created_at=now)
@@ -169,9 +169,9 @@ def pending_count(game: Game) -> int:
 def _pending(game: Game, request_id: int) -> JoinRequest:
     request = db.session.get(JoinRequest, request_id)
     if request is None or request.game_id != game.id:
-        raise NotFound(f"no such request to join {game.name!r}")
+        raise NotFound(N_("no such request to join '{game}'"), game=game.name)
     if request.state != "pending":
-        raise WrongState(f"this request was {request.state} already")
+        raise WrongState(N_("this request was {state} already"), state=request.state)
     return request
 
 

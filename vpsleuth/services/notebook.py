@@ -23,6 +23,8 @@ from ..rules import GEM_BY_CODE, GEMS, LOCATIONS
 from . import access
 from .errors import Invalid, NotFound
 
+NO_GEM = N_("no gem {gem}: write a gem code such as RD1 or YO3")
+
 MARKS = ("yes", "no", "maybe")
 CYCLE = ("", "yes", "no", "maybe")  # what a tap on a cell does: the next in this order
 MAX_NOTES = 20_000  # characters
@@ -70,7 +72,7 @@ def owner(viewer: access.Viewer, game: Game) -> Player:
     """
     player = access.player_in(viewer, game)
     if player is None:
-        raise NotFound(f"no notebook of yours in game {game.id}")
+        raise NotFound(N_("no notebook of yours in game {id}"), id=game.id)
     return player
 
 
@@ -93,7 +95,7 @@ def save(player: Player, *, grid: str | None = None, marks: Mapping | None = Non
     changes nothing.
     """
     if grid is not None and marks is not None:
-        raise Invalid("give the marks either as a grid or by gem, not both")
+        raise Invalid(N_("give the marks either as a grid or by gem, not both"))
     new_grid = _checked_grid(grid) if grid is not None else None
     if marks is not None:
         new_grid = _grid_of(marks)
@@ -134,15 +136,16 @@ def _padded(grid: str) -> str:
 
 def _cell(gem: str, location: str) -> int:
     if gem not in _GEM_INDEX:
-        raise Invalid(f"no gem {gem!r}: write a gem code such as RD1 or YO3")
+        raise Invalid(NO_GEM, gem=repr(gem))
     if location not in _LOCATION_INDEX:
-        raise Invalid(f"{location!r} is not a place: A-G or X")
+        raise Invalid(N_("{place} is not a place: A-G or X"), place=repr(location))
     return _GEM_INDEX[gem] * len(LOCATIONS) + _LOCATION_INDEX[location]
 
 
 def _checked_grid(grid: str) -> str:
     if len(grid) != CELLS or set(grid) - set(_WORD):
-        raise Invalid(f"the grid must be {CELLS} characters, each one of . y n m")
+        raise Invalid(N_("the grid must be {cells} characters, each one of . y n m"),
+                      cells=CELLS)
     return grid
 
 
@@ -150,10 +153,10 @@ def _grid_of(marks: Mapping) -> str:
     cells = list(EMPTY)
     for gem, row in marks.items():
         if gem not in GEM_BY_CODE or not isinstance(row, Mapping):
-            raise Invalid(f"no gem {gem!r}: write a gem code such as RD1 or YO3")
+            raise Invalid(NO_GEM, gem=repr(gem))
         for location, word in row.items():
             if word not in MARKS:
-                raise Invalid(f"{word!r} is not a mark: yes, no or maybe")
+                raise Invalid(N_("{word} is not a mark: yes, no or maybe"), word=repr(word))
             cells[_cell(gem, location)] = _CODE[word]
     return "".join(cells)
 

@@ -9,7 +9,7 @@ from ..models import Game, GameMaster, Player, utcnow
 from ..schedule import ScheduleError, to_local
 from .access import Viewer
 from .errors import Invalid
-from .games import LANGUAGES
+from .games import LANGUAGE_ONE_OF, LANGUAGES
 
 
 def update_preferences(player: Player, *, wants_round_mail: bool, wants_reminders: bool,
@@ -21,7 +21,7 @@ def update_preferences(player: Player, *, wants_round_mail: bool, wants_reminder
     is not an IANA name, with a suggestion); nothing is changed then.
     """
     if language not in LANGUAGES:
-        raise Invalid(f"language must be one of {', '.join(LANGUAGES)}")
+        raise Invalid(LANGUAGE_ONE_OF, languages=", ".join(LANGUAGES))
     zone = (timezone or "").strip() or None
     if zone is not None:
         try:

@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from ..extensions import db
-from ..i18n import translate
+from ..i18n import N_, translate
 from ..models import Game, Player, Round, RoundResult, StandingQuestion
 from ..rules import Question
 from .errors import NotFound
@@ -73,10 +73,11 @@ def build_reports(game: Game, number: int | None = None,
     """The report of one round in each of ``langs``, reading the database once for all."""
     done = resolved_rounds(game)
     if not done:
-        raise NotFound(f"no round of {game.name!r} has been resolved yet")
+        raise NotFound(N_("no round of '{game}' has been resolved yet"), game=game.name)
     round_ = done[-1] if number is None else next((r for r in done if r.number == number), None)
     if round_ is None:
-        raise NotFound(f"round {number} of {game.name!r} has not been resolved")
+        raise NotFound(N_("round {round} of '{game}' has not been resolved"), round=number,
+                       game=game.name)
     # Rows of columns, not objects: a big game has a thousand of each.
     results = db.session.execute(select(
         RoundResult.player_id, RoundResult.submitted, RoundResult.tip_score, RoundResult.bonus,

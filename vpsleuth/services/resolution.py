@@ -9,6 +9,7 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
+from ..i18n import N_
 from ..mail import notify
 from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
@@ -49,7 +50,7 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
     if round_ is None or round_.state == "resolved":
         return None
     if game.state == "setup":
-        raise WrongState(f"game {game.name!r} has not started")
+        raise WrongState(N_("game '{game}' has not started"), game=game.name)
     claimed = db.session.execute(
         update(Round).where(Round.id == round_.id, Round.state == "open")
         .values(state="resolving").execution_options(synchronize_session=False))

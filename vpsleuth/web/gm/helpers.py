@@ -84,7 +84,7 @@ def refused(exc: ServiceError) -> int:
     from .. import STATUS
 
     db.session.rollback()
-    say(exc.message, "error")
+    flash(exc.text(current_language()), "error")
     return STATUS.get(exc.code, 400)
 
 

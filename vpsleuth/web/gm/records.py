@@ -12,7 +12,7 @@ from ...models import ApiToken, AuditEntry, Game, OutboxMessage, Player
 from ...services import accounts, gm
 from ...services.errors import Invalid, NotFound, ServiceError
 from ..inputs import whole_number
-from ..session import current_viewer
+from ..session import current_language, current_viewer
 from . import bp
 from .forms import TokenForm
 from .helpers import actor, gm_account, gm_game, no_store, refused, say
@@ -142,7 +142,7 @@ def issue_token():
                                               label=form.label.data or "", actor=actor())
     except Invalid as exc:
         db.session.rollback()
-        form.label.errors = [exc.message]
+        form.label.errors = [exc.text(current_language())]
         return _tokens_page(400, form=form)
     say("Token {label} issued. Copy it now: it is shown only once.",
         label=repr(token.label) if token.label else f"#{token.id}")

@@ -74,7 +74,7 @@ def new_game():
                                          after_early=form.after_early.data,
                                          deduction_aid=bool(form.deduction_aid.data))
             except ServiceError as exc:
-                errors["form"] = exc.message
+                errors["form"] = exc.text(current_language())
             else:
                 if listing != (False, None):
                     lobby.set_listing(game, open_to_join=listing[0], max_players=listing[1],
@@ -142,7 +142,7 @@ def invite(game_id: int):
                                   language=form.language.data, actor=actor())
     except ServiceError as exc:
         db.session.rollback()
-        return _game_page(game, form, 400, invite_error=exc.message)
+        return _game_page(game, form, 400, invite_error=exc.text(current_language()))
     say("{name} is invited; the invitation is in the outbox.", name=player.name)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 

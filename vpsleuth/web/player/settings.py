@@ -89,7 +89,7 @@ def save_settings():
     try:
         preferences.update_preferences(player, **values)
     except Invalid as exc:
-        return _render(players, status=400, errors={player.id: exc.message},
+        return _render(players, status=400, errors={player.id: exc.text(lang)},
                        values={player.id: values})
     flash(translate(lang, "Your settings for {} are saved.").format(player.game.name), "ok")
     return redirect(url_for("player.settings") + f"#game-{player.game_id}")
