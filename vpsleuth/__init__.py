@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, has_request_context
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,11 +30,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         hops = int(app.config["PROXY_FIX"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from .extensions import db, mail, migrate
+    from .extensions import babel, db, mail, migrate
+    from .i18n import DIRECTORY as TRANSLATIONS
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     mail.init_app(app)
+    babel.init_app(app, locale_selector=_page_locale,
+                   default_translation_directories=str(TRANSLATIONS))
 
     from . import api, cli, jobs, models, web  # noqa: F401  (models: register the tables)
     from .mail import cli as mail_cli
@@ -63,3 +66,13 @@ def _embedded_defaults(app: Flask) -> None:
             key_file.write_text(secrets.token_hex(32))
             key_file.chmod(0o600)
         app.config["SECRET_KEY"] = key_file.read_text().strip()
+
+
+def _page_locale() -> str | None:
+    """Flask-Babel's locale: the page language of this request (web/session.py);
+    outside a request (jobs, CLI) None, that is English, since mails pick their own."""
+    if not has_request_context():
+        return None
+    from .web.session import current_language
+
+    return current_language()

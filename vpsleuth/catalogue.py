@@ -116,12 +116,14 @@ def update() -> None:
 
 def set_translations(lang: str, entries: dict[str, str | list[str]]) -> list[str]:
     """Fill in ``entries`` (msgid -> text, or a list of plural forms); returns the
-    msgids that are not in the catalogue (run ``update`` first)."""
+    msgids that are not in the catalogue (run ``update`` first). A pgettext entry
+    is keyed "context\x04msgid", gettext's own notation."""
     unknown = []
     with locked():
         catalog = load(po_path(lang), lang)
         for msgid, text in entries.items():
-            message = catalog.get(msgid)
+            context, _, bare = msgid.rpartition("\x04")
+            message = catalog.get(bare, context=context or None)
             if message is None:
                 unknown.append(msgid)
                 continue

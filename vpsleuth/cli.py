@@ -92,7 +92,8 @@ def game_cli() -> None:
               "the calendar or is a whole interval from the close.")
 @click.option("--aid/--no-aid", default=False, show_default=True,
               help="House rule: the players' sheet shows what the public record rules out.")
-@click.option("--language", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--language", type=click.Choice(list(games.LANGUAGES)), default="en",
+              show_default=True)
 def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_bonus_round,
                 bonus, right, wrong, early, after_early, aid, language):
     """Create a game with its house rules and deadline schedule."""
@@ -170,7 +171,7 @@ def resolve_now(game):
 @click.argument("game")
 @click.option("--round", "number", type=int, help="Round number (default: the latest).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
-@click.option("--language", type=click.Choice(["en", "de"]))
+@click.option("--language", type=click.Choice(list(games.LANGUAGES)))
 def report(game, number, fmt, language):
     """Print a round report as text or JSON."""
     g = games.find_game(game)
@@ -270,7 +271,7 @@ def player_cli() -> None:
 @click.argument("game")
 @click.argument("name")
 @click.argument("email")
-@click.option("--language", type=click.Choice(["en", "de"]))
+@click.option("--language", type=click.Choice(list(games.LANGUAGES)))
 def add_player(game, name, email, language):
     """Add a player to a game."""
     p = games.add_player(games.find_game(game), name, email, language=language, actor="cli")

@@ -2,6 +2,7 @@
 
 import sqlite3
 
+from flask_babel import Babel
 from flask_mail import Mail
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -25,6 +26,7 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate(render_as_batch=True)
 mail = Mail()
+babel = Babel()
 
 
 def commit_keeping_loaded() -> None:

@@ -29,15 +29,18 @@ AFTER_EARLY = ("calendar", "fresh")
 _WEEKDAYS = {
     "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
     "de": ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"),
+    "es": ("lun", "mar", "mié", "jue", "vie", "sáb", "dom"),
 }
 _MONTHS = {
     "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
     "de": ("Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez"),
+    "es": ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"),
 }
 # every day, every n days, at, first, then
 _WORDS = {
     "en": ("every day", "every {n} days", "at", "first", "then"),
     "de": ("täglich", "alle {n} Tage", "um", "erstmals", "danach"),
+    "es": ("cada día", "cada {n} días", "a las", "primero", "después"),
 }
 _ZONE_NAMES_DE = {"CET": "MEZ", "CEST": "MESZ"}
 _NOT_BOTH = "Give either a first deadline (weekly) or a list of deadlines, not both."
@@ -305,4 +308,4 @@ def _ceil_minute(moment: datetime) -> datetime:
 
 def _check_lang(lang: str) -> None:
     if lang not in _WEEKDAYS:
-        raise ScheduleError(f"Unsupported language '{lang}'; use 'en' or 'de'.")
+        raise ScheduleError(f"Unsupported language '{lang}'; use 'en', 'de' or 'es'.")

@@ -20,7 +20,7 @@ from .errors import Invalid, NotFound, Term, WrongState
 
 _ADDRESS_PART = r"[^@\s<>\"',;\x00-\x1f\x7f]+"
 EMAIL_PATTERN = re.compile(rf"^{_ADDRESS_PART}@{_ADDRESS_PART}\.{_ADDRESS_PART}\Z")
-LANGUAGES = ("en", "de")
+LANGUAGES = ("en", "de", "es")
 LANGUAGE_ONE_OF = N_("language must be one of {languages}")
 MAX_POINTS = 99  # per tip and per bonus, as the API allows: no score nears an integer's range
 # Not in a name or label: a line break would reach a mail's Subject or To header, a NUL

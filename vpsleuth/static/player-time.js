@@ -3,12 +3,14 @@
    the pages' Content-Security-Policy allows scripts from this site only. */
 (function () {
   "use strict";
-  var lang = document.documentElement.lang === "de" ? "de" : "en";
+  var lang = ({ de: "de", es: "es" })[document.documentElement.lang] || "en";
   var words = {
     en: { day: ["day", "days"], hour: ["hour", "hours"], minute: ["minute", "minutes"],
           left: "{} left", passed: "the deadline has passed" },
     de: { day: ["Tag", "Tage"], hour: ["Stunde", "Stunden"], minute: ["Minute", "Minuten"],
-          left: "noch {}", passed: "der Abgabetermin ist vorbei" }
+          left: "noch {}", passed: "der Abgabetermin ist vorbei" },
+    es: { day: ["día", "días"], hour: ["hora", "horas"], minute: ["minuto", "minutos"],
+          left: "quedan {}", passed: "el plazo ha vencido" }
   }[lang];
 
   function unit(n, pair) { return n + " " + pair[n === 1 ? 0 : 1]; }
@@ -39,7 +41,7 @@
       var zone = el.getAttribute("data-tz");
       if (zone) { options.timeZone = zone; }
       try {
-        el.textContent = new Intl.DateTimeFormat(lang === "de" ? "de-DE" : "en-GB", options)
+        el.textContent = new Intl.DateTimeFormat({ de: "de-DE", es: "es-ES" }[lang] || "en-GB", options)
           .format(moment);
         el.title = el.getAttribute("datetime").replace("T", " ").replace("Z", " UTC");
         el.classList.add("localised");

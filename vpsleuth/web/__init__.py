@@ -8,7 +8,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from ..extensions import db
 from ..i18n import translator
 from ..services.errors import ServiceError
-from . import inputs, security, strings  # noqa: F401  (strings: German words)
+from . import inputs, security
 from .session import current_language, current_viewer
 
 STATUS = {"not_found": 404, "forbidden": 403, "invalid": 400, "wrong_state": 409,

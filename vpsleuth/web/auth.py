@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
 from ..extensions import db
+from ..i18n import N_
 from ..mail import notify
 from ..models import Player
 from ..services import auth, sessions
@@ -41,7 +42,7 @@ def signin():
         return render_template("web/auth/signin.html", next=request.args.get("next", ""))
     email = request.form.get("email", "").strip()
     if "@" not in email or len(email) > 254:
-        flash("Please enter the email address you play with.", "error")
+        flash(N_("Please enter the email address you play with."), "error")
         return render_template("web/auth/signin.html", email=email), 400
     try:
         token = auth.request_sign_in(email, request.remote_addr or "unknown")
@@ -98,7 +99,7 @@ def signout_everywhere():
         sessions.end_all(viewer.email, player_id=viewer.player_id)
         db.session.commit()
     sign_out()
-    flash("You are signed out on every device.", "ok")
+    flash(N_("You are signed out on every device."), "ok")
     return redirect(url_for("auth.signin"))
 
 

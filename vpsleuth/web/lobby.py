@@ -10,11 +10,11 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import GameMaster
 from ..schedule import Schedule
 from ..services import lobby
 from ..services.errors import ServiceError
-from . import lobby_strings  # noqa: F401  (German words)
 from .session import current_language, current_viewer, login_required
 
 bp = Blueprint("lobby", __name__)
@@ -67,5 +67,5 @@ def ask_to_join(game_id: int):
         listing = lobby.open_game(viewer, game_id)
         return _page("web/lobby/open_game.html", [listing], STATUS.get(exc.code, 400),
                      listing=listing, form=form, error=exc.text(current_language()))
-    flash("Your request is sent. The game master decides; you hear by mail either way.", "ok")
+    flash(N_("Your request is sent. The game master decides; you hear by mail either way."), "ok")
     return redirect(url_for("lobby.open_games") + f"#game-{game_id}")

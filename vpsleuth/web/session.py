@@ -14,7 +14,7 @@ from flask import g, redirect, request, session, url_for
 from ..services import preferences, sessions
 from ..services.access import Viewer, viewer_for
 
-LANGUAGES = ("en", "de")
+LANGUAGES = ("en", "de", "es")
 
 
 def current_viewer() -> Viewer | None:

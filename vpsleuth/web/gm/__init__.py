@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, redirect, request, url_for
 
+from ...i18n import N_
 from ...services.access import Forbidden
 from ..session import current_viewer
 
@@ -25,8 +26,8 @@ def only_game_masters():
     if not viewer.is_gm:
         if request.view_args and "game_id" in request.view_args:
             abort(404)  # a game's page: not named to someone who does not run it
-        raise Forbidden("only game masters may use these pages")
+        raise Forbidden(N_("only game masters may use these pages"))
     return None
 
 
-from . import board, bots, cli, lobby, records, routes, strings  # noqa: E402,F401  (routes)
+from . import board, bots, cli, lobby, records, routes  # noqa: E402,F401  (routes)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import make_response, redirect, render_template, request, url_for
 
-from ...i18n import translate
+from ...i18n import N_, translate
 from ...models import Game
 from ...orders import localized
 from ...rules import LOCATIONS, Distribution
@@ -53,7 +53,7 @@ def extend(game_id: int):
         round_ = gm.move_deadline(game, deadline, actor=actor())
     except ServiceError as exc:
         return _board(game, refused(exc), form)
-    say("The deadline of round {n} is now {when}; the players are told.", n=round_.number,
+    say(N_("The deadline of round {n} is now {when}; the players are told."), n=round_.number,
         when=form.deadline.data.replace("T", " "))
     return redirect(url_for("gm.board", game_id=game.id))
 
@@ -65,7 +65,7 @@ def pause(game_id: int):
         gm.pause_game(game, actor=actor())
     except ServiceError as exc:
         return _board(game, refused(exc))
-    say("The game is paused: no turns and no resolution until you resume it.")
+    say(N_("The game is paused: no turns and no resolution until you resume it."))
     return redirect(url_for("gm.board", game_id=game.id))
 
 
@@ -76,7 +76,7 @@ def resume(game_id: int):
         gm.resume_game(game, actor=actor())
     except ServiceError as exc:
         return _board(game, refused(exc))
-    say("The game runs again; the deadline moved on by the length of the pause.")
+    say(N_("The game runs again; the deadline moved on by the length of the pause."))
     return redirect(url_for("gm.board", game_id=game.id))
 
 
@@ -86,17 +86,17 @@ def resolve(game_id: int):
     game = gm_game(game_id)
     form = RoundForm()
     if not form.validate():
-        say("Which round? Reload the status board and try again.", "error")
+        say(N_("Which round? Reload the status board and try again."), "error")
         return _board(game, 400)
     try:
         done = resolution.resolve_round(game, number=form.number.data, actor=actor())
     except ServiceError as exc:
         return _board(game, refused(exc))
     if done is None:
-        say("Round {n} is resolved already (or does not exist); nothing was done.", "error",
+        say(N_("Round {n} is resolved already (or does not exist); nothing was done."), "error",
             n=form.number.data)
     else:
-        say("Round {n} is resolved; the report is in the outbox.", n=done.number)
+        say(N_("Round {n} is resolved; the report is in the outbox."), n=done.number)
     return redirect(url_for("gm.board", game_id=game.id))
 
 
@@ -119,7 +119,7 @@ def enter_turn(game_id: int):
                           line_errors=localized(exc.errors, current_language(), translate))
     except ServiceError as exc:
         return _turn_page(game, form, refused(exc))
-    say("The turn of {name} is in; a confirmation mail is in the outbox.", name=player.name)
+    say(N_("The turn of {name} is in; a confirmation mail is in the outbox."), name=player.name)
     return redirect(url_for("gm.board", game_id=game.id))
 
 

@@ -13,7 +13,7 @@ from . import bp
 @gm_command(bp.cli, "add")
 @click.argument("email")
 @click.argument("name")
-@click.option("--language", type=click.Choice(["en", "de"]), default="en", show_default=True,
+@click.option("--language", type=click.Choice(["en", "de", "es"]), default="en", show_default=True,
               help="The language of the GM's mails.")
 def add_game_master(email: str, name: str, language: str) -> None:
     """Create a game master account for EMAIL, shown as NAME; it signs in by emailed link."""

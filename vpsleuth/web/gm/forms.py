@@ -8,22 +8,29 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
+from ...i18n import N_
 from ...rules import Ruleset
 from ...schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..inputs import MAX_ID
 
 # Selects are rendered by the templates (web/gm/_macros.html) from these lists;
 # the fields are plain strings checked with AnyOf.
-LANGUAGES = {"en": "English", "de": "Deutsch"}
+LANGUAGES = {"en": "English", "de": "Deutsch", "es": "Español"}
 COMMON_ZONES = (
     "Europe/Berlin", "Europe/Vienna", "Europe/Zurich", "Europe/London", "Europe/Paris",
     "Europe/Amsterdam", "Europe/Stockholm", "Europe/Helsinki", "America/New_York",
     "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Toronto",
     "America/Sao_Paulo", "Asia/Tokyo", "Australia/Sydney", "Pacific/Auckland", "UTC",
 )
-REQUIRED = "This field is required."
-CHOOSE = "Choose one of the offered values."
-WHOLE = "Give a whole number."
+REQUIRED = N_("This field is required.")
+CHOOSE = N_("Choose one of the offered values.")
+WHOLE = N_("Give a whole number.")
+# WTForms' own messages for the validators below, shown through t() (web/gm/_macros.html).
+WTFORMS_MESSAGES = (N_("Field cannot be longer than 120 characters."),
+                    N_("Field cannot be longer than 80 characters."),
+                    N_("Field cannot be longer than 64 characters."),
+                    N_("Field cannot be longer than 254 characters."),
+                    N_("Not a valid integer value."), N_("Number must be at least 1."))
 
 
 def _numbers(text: str, what: str) -> list[int]:
@@ -97,9 +104,9 @@ class InviteForm(FlaskForm):
 class TurnForm(FlaskForm):
     """A turn the GM enters for a player, in the turn language."""
 
-    player = StringField(validators=[InputRequired("Choose the player.")])
+    player = StringField(validators=[InputRequired(N_("Choose the player."))])
     round = IntegerField(validators=[Optional(), NumberRange(1, MAX_ID)])  # the round the GM saw
-    text = TextAreaField(validators=[InputRequired("Write the turn, one command a line.")])
+    text = TextAreaField(validators=[InputRequired(N_("Write the turn, one command a line."))])
 
 
 class TokenForm(FlaskForm):

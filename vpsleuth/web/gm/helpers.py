@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from flask import Response, flash, g
@@ -12,34 +12,39 @@ from flask import Response, flash, g
 from ...extensions import db
 from ...i18n import N_, translate
 from ...models import Game, GameMaster, Player, utcnow
-from ...schedule import ScheduleError, format_deadline, to_local
+from ...schedule import ScheduleError, to_local
 from ...services import access
 from ...services.errors import NotFound, ServiceError
+from ..dates import moment_text, short_time_left
 from ..session import current_language, current_viewer
 from . import bp
 from .forms import COMMON_ZONES, LANGUAGES
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends
 UTC_STAMP = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?\+00:00$")  # audit times
-# English words for stored codes; German in strings.py.
+# English words for stored codes; translated where shown (label()).
+# A game's states, shown as pills (t(state) in web/gm/_macros.html).
+GAME_STATES = (N_("setup"), N_("running"), N_("paused"), N_("finished"))
 LABELS = {
-    "channel": {"cli": "command line", "web": "web", "email": "email", "gm": "entered by GM",
-                "api": "API", "bot": N_("computer player")},
-    "mail": {"pending": "waiting", "sending": "sending", "sent": "sent", "failed": "failed"},
+    "channel": {"cli": N_("command line"), "web": N_("web"), "email": N_("email"),
+                "gm": N_("entered by GM"),
+                "api": N_("API"), "bot": N_("computer player")},
+    "mail": {"pending": N_("waiting"), "sending": N_("sending"), "sent": N_("sent"),
+             "failed": N_("failed")},
     "action": {
-        "create_game": "game created", "add_player": "player invited",
+        "create_game": N_("game created"), "add_player": N_("player invited"),
         "add_bot": N_("computer player added"),
-        "withdraw_player": "player withdrawn", "start_game": "game started",
-        "extend_deadline": "deadline extended", "pause_game": "game paused",
-        "advance_deadline": "deadline brought forward",
-        "set_after_early": "deadline after an early close chosen",
+        "withdraw_player": N_("player withdrawn"), "start_game": N_("game started"),
+        "extend_deadline": N_("deadline extended"), "pause_game": N_("game paused"),
+        "advance_deadline": N_("deadline brought forward"),
+        "set_after_early": N_("deadline after an early close chosen"),
         "set_deduction_aid": N_("deduction aid switched"),
-        "resume_game": "game resumed", "resolve_round": "round resolved",
-        "enter_turn": "turn entered", "change_email": "address changed",
-        "view_distribution": "distribution viewed",
-        "forward_invitation": "invitation link made to forward",
-        "outage_deadline_moved": "deadline moved after an outage",
-        "issue_api_token": "API token issued", "revoke_api_token": "API token revoked",
+        "resume_game": N_("game resumed"), "resolve_round": N_("round resolved"),
+        "enter_turn": N_("turn entered"), "change_email": N_("address changed"),
+        "view_distribution": N_("distribution viewed"),
+        "forward_invitation": N_("invitation link made to forward"),
+        "outage_deadline_moved": N_("deadline moved after an outage"),
+        "issue_api_token": N_("API token issued"), "revoke_api_token": N_("API token revoked"),
     },
 }
 
@@ -107,16 +112,8 @@ def local_input(moment: datetime, timezone: str) -> str:
 
 
 def time_left(deadline: datetime, lang: str, now: datetime | None = None) -> str:
-    """"2 d 5 h left" / "noch 2 T 5 Std", or "passed"; minutes when under an hour."""
-    left = deadline - (now or utcnow())
-    if left <= timedelta(0):
-        return translate(lang, "passed")
-    days, rest = divmod(int(left.total_seconds()), 86400)
-    hours, minutes = rest // 3600, rest % 3600 // 60
-    d, h, m = (("T", "Std", "Min") if lang == "de" else ("d", "h", "min"))
-    text = (f"{days} {d} {hours} {h}" if days else
-            f"{hours} {h} {minutes} {m}" if hours else f"{max(minutes, 1)} {m}")
-    return f"noch {text}" if lang == "de" else f"{text} left"
+    """"2 days 5 hr left" / "noch 2 Tage 5 Std.", or "passed"; minutes when under an hour."""
+    return short_time_left(deadline, lang, now or utcnow())
 
 
 def audit_details(detail: str, timezone: str = "UTC", lang: str = "en") -> list[tuple[str, str]]:
@@ -130,7 +127,7 @@ def audit_details(detail: str, timezone: str = "UTC", lang: str = "en") -> list[
     pairs = []
     for key, value in data.items():
         if isinstance(value, str) and UTC_STAMP.match(value):
-            value = format_deadline(datetime.fromisoformat(value), timezone, lang)
+            value = moment_text(datetime.fromisoformat(value), timezone, lang)
         elif not isinstance(value, str):
             value = json.dumps(value, separators=(", ", ": "))
         pairs.append((key, value))
@@ -152,10 +149,7 @@ def gm_page_helpers() -> dict:
         if moment is None:
             return ""
         zone = timezone or (g.game.timezone if "game" in g else "UTC")
-        try:
-            return format_deadline(moment, zone, lang)
-        except ScheduleError:
-            return format_deadline(moment, "UTC", lang)
+        return moment_text(moment, zone, lang)
 
     def label(kind: str, code: str) -> str:
         return translate(lang, LABELS[kind].get(code, code))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import flash, redirect, request, url_for
 
 from ...extensions import db
+from ...i18n import N_
 from ...services import lobby
 from ...services.errors import ServiceError
 from ..session import current_language
@@ -16,10 +17,11 @@ from . import bp
 from .forms import InviteForm
 from .helpers import LABELS, actor, gm_game, say
 
-LABELS["action"].update({"set_listing": "open game listing changed",
-                         "accept_join": "request to join accepted",
-                         "decline_join": "request to join declined"})
-LABELS["request"] = {"pending": "waiting", "accepted": "accepted", "declined": "declined"}
+LABELS["action"].update({"set_listing": N_("open game listing changed"),
+                         "accept_join": N_("request to join accepted"),
+                         "decline_join": N_("request to join declined")})
+LABELS["request"] = {"pending": N_("waiting"), "accepted": N_("accepted"),
+                     "declined": N_("declined")}
 
 
 def listing_input(form=None) -> tuple[bool, int | None]:
@@ -32,9 +34,9 @@ def listing_input(form=None) -> tuple[bool, int | None]:
     try:
         limit = int(text) if text else None
     except ValueError:
-        raise ValueError("The player limit is a whole number, or empty for none.") from None
+        raise ValueError(N_("The player limit is a whole number, or empty for none.")) from None
     if limit is not None and not 1 <= limit <= lobby.MAX_PLAYERS:
-        raise ValueError("The player limit is 1 to 1000, or empty for none.")
+        raise ValueError(N_("The player limit is 1 to 1000, or empty for none."))
     return form.get("open_to_join") in ("y", "on", "1", "true"), limit
 
 
@@ -76,8 +78,8 @@ def listing(game_id: int):
         return _game_page(game, 400)
     except ServiceError as exc:
         return _game_page(game, _refused(exc))
-    say("Saved: the game is listed as open." if open_to_join else
-        "Saved: the game is not listed as open.")
+    say(N_("Saved: the game is listed as open.") if open_to_join else
+        N_("Saved: the game is not listed as open."))
     return _back(game.id)
 
 
@@ -90,7 +92,7 @@ def accept_request(game_id: int, request_id: int):
                               actor=actor())
     except ServiceError as exc:
         return _game_page(game, _refused(exc))
-    say("{name} joins the game; the invitation is in the outbox.", name=player.name)
+    say(N_("{name} joins the game; the invitation is in the outbox."), name=player.name)
     return _back(game.id)
 
 
@@ -102,5 +104,5 @@ def decline_request(game_id: int, request_id: int):
         declined = lobby.decline(game, request_id, actor=actor())
     except ServiceError as exc:
         return _game_page(game, _refused(exc))
-    say("The request of {name} is declined; they are told by mail.", name=declined.name)
+    say(N_("The request of {name} is declined; they are told by mail."), name=declined.name)
     return _back(game.id)

@@ -8,6 +8,7 @@ from flask import make_response, redirect, render_template, request, url_for
 from sqlalchemy import func, select
 
 from ...extensions import db
+from ...i18n import N_
 from ...models import ApiToken, AuditEntry, Game, OutboxMessage, Player
 from ...services import accounts, gm
 from ...services.errors import Invalid, NotFound, ServiceError
@@ -144,7 +145,7 @@ def issue_token():
         db.session.rollback()
         form.label.errors = [exc.text(current_language())]
         return _tokens_page(400, form=form)
-    say("Token {label} issued. Copy it now: it is shown only once.",
+    say(N_("Token {label} issued. Copy it now: it is shown only once."),
         label=repr(token.label) if token.label else f"#{token.id}")
     return _tokens_page(new_token=raw)
 
@@ -155,5 +156,5 @@ def revoke_token(token_id: int):
         accounts.revoke_api_token(token_id, owner_gm=gm_account(), actor=actor())
     except ServiceError as exc:
         return _tokens_page(refused(exc))
-    say("The token is revoked; it no longer works.")
+    say(N_("The token is revoked; it no longer works."))
     return redirect(url_for("gm.tokens"))

@@ -79,7 +79,7 @@ def new_game():
                 if listing != (False, None):
                     lobby.set_listing(game, open_to_join=listing[0], max_players=listing[1],
                                       actor=actor())
-                say("Game created. Now invite the players.")
+                say(N_("Game created. Now invite the players."))
                 return redirect(url_for("gm.game", game_id=game.id))
     status = 400 if request.method == "POST" else 200
     return render_template("web/gm/new_game.html", form=form, errors=errors), status
@@ -105,15 +105,15 @@ def after_early(game_id: int):
     game = gm_game(game_id)
     form = AfterEarlyForm()
     if not form.validate():
-        say("Choose one of the offered values.", "error")
+        say(N_("Choose one of the offered values."), "error")
         return _game_page(game, InviteForm(language=game.language), 400)
     try:
         gm.set_after_early(game, form.after_early.data, actor=actor())
     except ServiceError as exc:
         return _game_page(game, InviteForm(language=game.language), refused(exc))
-    say("Saved: after an early close the next deadline keeps the calendar."
+    say(N_("Saved: after an early close the next deadline keeps the calendar.")
         if game.after_early == "calendar" else
-        "Saved: after an early close the next round gets a whole interval from the close.")
+        N_("Saved: after an early close the next round gets a whole interval from the close."))
     return redirect(url_for("gm.game", game_id=game.id) + "#schedule")
 
 
@@ -143,7 +143,7 @@ def invite(game_id: int):
     except ServiceError as exc:
         db.session.rollback()
         return _game_page(game, form, 400, invite_error=exc.text(current_language()))
-    say("{name} is invited; the invitation is in the outbox.", name=player.name)
+    say(N_("{name} is invited; the invitation is in the outbox."), name=player.name)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 
 
@@ -155,7 +155,7 @@ def withdraw(game_id: int, player_id: int):
         games.withdraw_player(player, actor=actor())
     except ServiceError as exc:
         return _game_page(game, InviteForm(language=game.language), refused(exc))
-    say("{name} is withdrawn.", name=player.name)
+    say(N_("{name} is withdrawn."), name=player.name)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 
 
@@ -167,7 +167,7 @@ def change_email(game_id: int, player_id: int):
         gm.change_email(player, request.form.get("email", ""), actor=actor())
     except ServiceError as exc:
         return _game_page(game, InviteForm(language=game.language), refused(exc))
-    say("{name} now plays as {email}.", name=player.name, email=player.email)
+    say(N_("{name} now plays as {email}."), name=player.name, email=player.email)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 
 
@@ -179,6 +179,6 @@ def start(game_id: int):
         games.start_game(game, actor=actor())
     except ServiceError as exc:
         return _game_page(game, InviteForm(language=game.language), refused(exc))
-    say("The game has started and round 1 is open. Commitment (SHA-256): {commitment}",
+    say(N_("The game has started and round 1 is open. Commitment (SHA-256): {commitment}"),
         commitment=game.commitment)
     return redirect(url_for("gm.board", game_id=game.id))

@@ -11,7 +11,5 @@ from . import (  # noqa: E402, F401
     report_pages,
     settings,
     story_page,
-    strings,
     turn,
-    turn_strings,
 )

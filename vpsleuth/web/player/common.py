@@ -7,11 +7,10 @@ from datetime import datetime
 
 from flask import abort
 
-from ...i18n import translate
 from ...models import Game, Player, Round, utcnow
-from ...schedule import format_deadline
 from ...services import access, games
 from ...services.errors import NotFound
+from ..dates import moment_text, time_left  # noqa: F401  (time_left: its tests import it here)
 from ..session import current_language, current_viewer
 
 
@@ -61,20 +60,6 @@ def deadline_of(round_: Round, game: Game, player: Player | None,
     lang = current_language()
     moment = round_.deadline
     return Deadline(iso=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                    text=format_deadline(moment, zone_of(game, player), lang),
+                    text=moment_text(moment, zone_of(game, player), lang),
                     left=time_left(moment, now, lang), passed=now >= moment,
                     zone=player.timezone if player is not None else None)
-
-
-def time_left(deadline: datetime, now: datetime, lang: str = "en") -> str:
-    """``2 days 3 hours left``, ``45 minutes left``, or that the deadline has passed."""
-    seconds = int((deadline - now).total_seconds())
-    if seconds <= 0:
-        return translate(lang, "the deadline has passed")
-    minutes = max(1, seconds // 60)
-    days, hours, mins = minutes // 1440, minutes % 1440 // 60, minutes % 60
-    units = (("day", "days", days), ("hour", "hours", hours))
-    if days == 0 and hours < 6:
-        units = (("hour", "hours", hours), ("minute", "minutes", mins))
-    parts = [f"{n} {translate(lang, one if n == 1 else many)}" for one, many, n in units if n]
-    return translate(lang, "{} left").format(" ".join(parts))

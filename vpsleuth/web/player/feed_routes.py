@@ -60,7 +60,8 @@ def feed(game_id: int):
     entries = []
     for round_ in reversed(reports.resolved_rounds(game)):
         report = reports.build_report(game, round_.number, lang)
-        title = translate(lang, "Final report" if report.final else "Round report")
+        title = (translate(lang, "Final report") if report.final
+                 else translate(lang, "Round report"))
         entries.append(feeds.FeedEntry(
             id=_tag(game, "round", str(round_.number)),
             title=f"{game.name}: {title} {translate(lang, 'Round')} {round_.number}",

@@ -6,10 +6,10 @@ from flask import Response, render_template, request
 
 from ...i18n import translate
 from ...rules import LOCATIONS, verify_commitment
-from ...schedule import format_deadline
 from ...services import reports
 from ...services.errors import NotFound
 from ..charts import standings_chart
+from ..dates import moment_text
 from ..session import current_language, login_required
 from . import bp
 from .common import member_game, zone_of
@@ -36,7 +36,7 @@ def round_report(game_id: int, number: int):
         placed = dict(part.split("=", 1) for part in report.distribution.split(";"))
         placed = [(loc, [c for c in placed.get(loc, "").split(",") if c]) for loc in LOCATIONS]
     zone = zone_of(game, player)
-    next_text = (format_deadline(report.next_deadline, zone, lang)
+    next_text = (moment_text(report.next_deadline, zone, lang)
                  if report.next_deadline else None)
     return render_template("web/player/report.html", game=game, player=player, report=report,
                            placed=placed, next_text=next_text, next_round=game.round(number + 1))

@@ -14,7 +14,7 @@ from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required, sign_in
 from . import bp
 
-LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "es": "Español"}
 
 
 def _my_players() -> list[Player]:

@@ -10,7 +10,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...i18n import translate
+from ...i18n import N_, translate
 from ...orders import format_turn
 from ...rules import (
     COLOURS,
@@ -28,7 +28,8 @@ from ...rules import (
 from ...rules.gems import attribute
 
 CATEGORY_FIELDS = (("colour", COLOURS), ("kind", KINDS), ("size", SIZES))
-_WORDS = {"en": ("QUESTION", "TIP", "DROP", "NONE"), "de": ("FRAGE", "TIPP", "STREICHE", "KEINE")}
+_WORDS = {"en": ("QUESTION", "TIP", "DROP", "NONE"), "de": ("FRAGE", "TIPP", "STREICHE", "KEINE"),
+          "es": ("PREGUNTA", "PISTA", "QUITA", "NINGUNA")}
 
 
 @dataclass
@@ -105,12 +106,12 @@ class TurnForm:
     def _check_question(self, lang: str) -> None:
         attrs = self.attributes
         if self.placeholder and self.placeholder not in PLACEHOLDERS:
-            message = "questions go to one of the placeholders A-G"
+            message = N_("questions go to one of the placeholders A-G")
         elif not self.placeholder and attrs:
             message = ("choose a placeholder A-G for your question, "
                        "or set colour, kind and size to 'any'")
         elif self.placeholder and not attrs:
-            message = "choose one attribute, or two of different categories, for your question"
+            message = N_("choose one attribute, or two of different categories, for your question")
         elif len(attrs) > 2:
             message = ("a question names at most two attributes: "
                        "set one of colour, kind and size to 'any'")
