@@ -27,7 +27,6 @@ from vpsleuth.engine import Answered, PublicRecord
 from vpsleuth.orders import parse_turn
 from vpsleuth.rules import Ruleset, Turn, deal, resolve
 
-
 DEFAULT_RULES = Ruleset()
 
 
