@@ -124,7 +124,7 @@ def list_games():
         extra = (f"round {open_round.number} until "
                  f"{format_deadline(open_round.deadline, g.timezone)}") if open_round else ""
         click.echo(f"{g.id:>4}  {g.name:<24} {g.state:<9} {len(g.active_players):>2} players  "
-                   f"{extra}")
+                   f"{extra}{'  (practice)' if g.practice else ''}")
 
 
 @gm_command(game_cli, "start")
@@ -296,7 +296,8 @@ def list_players(game):
     for p in games.find_game(game).players:
         click.echo(f"{p.id:>4}  {p.name:<20} {p.email:<30} {p.language} "
                    f"{'active' if p.active else 'withdrawn'} "
-                   f"{'joined' if p.first_signed_in_at else 'invited'}")
+                   + (f"bot ({p.bot_level})" if p.is_bot else
+                      'joined' if p.first_signed_in_at else 'invited'))
 
 
 @click.group("turn")

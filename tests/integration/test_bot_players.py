@@ -142,3 +142,12 @@ def test_bot_add_on_the_command_line(runner, now):
     assert (bot.name, bot.bot_level) == ("Robo", "hard")
     refused = runner.invoke(args=["bot", "add", "Jasper", "Robo2", "--level", "genius"])
     assert refused.exit_code != 0 and "genius" in refused.output
+
+
+def test_the_player_list_names_a_bot_and_its_level(runner):
+    game = new_game("Onyx")
+    bots.add_bot(game, "Robo", "medium")
+    result = runner.invoke(args=["player", "list", "Onyx"])
+    assert result.exit_code == 0, result.output
+    (line,) = [row for row in result.output.splitlines() if "Robo" in row]
+    assert line.endswith("active bot (medium)")
