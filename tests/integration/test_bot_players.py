@@ -151,3 +151,19 @@ def test_the_player_list_names_a_bot_and_its_level(runner):
     assert result.exit_code == 0, result.output
     (line,) = [row for row in result.output.splitlines() if "Robo" in row]
     assert line.endswith("active bot (medium)")
+
+
+def test_past_the_deadline_a_bot_sends_nothing_rather_than_a_refused_turn(app, now):
+    from datetime import timedelta
+
+    game = new_game()
+    bot = bots.add_bot(game, "Robo", "easy")
+    games.start_game(game, now=now, seed=3)
+    from vpsleuth.models import StandingQuestion, StandingTip
+
+    for table in (StandingQuestion, StandingTip):
+        db.session.execute(table.__table__.delete().where(table.player_id == bot.id))
+    db.session.commit()
+    late = game.open_round.deadline + timedelta(minutes=1)
+    assert bots.play_bots(game, now=late) == 0
+    assert [v.status for v in bot_versions(bot)] == ["accepted"]  # round 1's, nothing more

@@ -93,9 +93,10 @@ def play_bots(game: Game, *, now: datetime | None = None) -> int:
     play-bots job as a safety net; idempotent. Returns how many turns it sent.
     """
     round_ = game.open_round
-    if game.state != "running" or round_ is None or round_.state != "open":
-        return 0
     now = now or utcnow()
+    if game.state != "running" or round_ is None or round_.state != "open" \
+            or now >= round_.deadline:  # too late: a turn now would only be stored refused
+        return 0
     sent = 0
     for player in [p for p in game.active_players if p.is_bot]:
         if _has_turn(round_, player):
