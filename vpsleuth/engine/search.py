@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import comb
 
+from .local import gem_fillings, local_fillings, local_support, location_rules
 from .model import Problem
 
 State = list[int]  # per location index: gems that may lie there
@@ -27,11 +29,25 @@ class Searcher:
         self.full = (1 << self.n) - 1
         self.locations = universe.locations
         index = {loc: i for i, loc in enumerate(self.locations)}
-        rules: list[tuple[int, int, int]] = [
-            (index[loc], self.full, cap) for loc, cap in universe.capacities]
+        self.capacity = [cap for _, cap in universe.capacities]
+        # (locations as a bitmask over location indices, gems, count): "exactly count
+        # of the gems lie in those locations". The capacities, the answers, and per
+        # asked pattern the rest at the locations not asked about.
+        rules = {(1 << index[loc], self.full, cap): None for loc, cap in universe.capacities}
+        asked: dict[int, dict[int, int]] = {}
         for con in problem.constraints:
-            rules.append((index[con.location], con.mask, con.count))
-        self.rules = rules
+            rules[(1 << index[con.location], con.mask, con.count)] = None
+            asked.setdefault(con.mask, {})[index[con.location]] = con.count
+        every = (1 << len(self.locations)) - 1
+        for mask, counts in asked.items():
+            where = every
+            for i in counts:
+                where &= ~(1 << i)
+            rules[(where, mask, mask.bit_count() - sum(counts.values()))] = None
+        self.rules = list(rules)
+        self.local = [location_rules([(m, c) for w, m, c in self.rules
+                                      if w == 1 << i and m != self.full])
+                      for i in range(len(self.locations))]
 
     def root(self) -> State | None:
         """The propagated start state, or None when no distribution fits."""
@@ -48,34 +64,66 @@ class Searcher:
         return out
 
     def propagate(self, state: State) -> State | None:
-        """Narrow ``state`` (a copy is returned) to a fixpoint; None on contradiction."""
-        state = list(state)
-        full = self.full
+        """Narrow ``state`` (a copy is returned) to a fixpoint; None on contradiction.
+
+        Cheap counting first; then each location's constraints jointly.
+        """
+        state = self._count(list(state))
+        while state is not None:
+            changed = False
+            for loc in range(len(state)):
+                fixed = self.fixed(state)
+                got = local_support(state[loc], fixed[loc], self.local[loc], self.capacity[loc])
+                if got is None:
+                    return None
+                support, forced = got
+                if support != state[loc]:
+                    state[loc] = support
+                    changed = True
+                news = forced & ~fixed[loc]
+                if news:
+                    changed = True
+                    for j in range(len(state)):
+                        if j != loc:
+                            state[j] &= ~news
+            if not changed:
+                return state
+            state = self._count(state)
+        return None
+
+    def _count(self, state: State) -> State | None:
+        full, size = self.full, len(state)
         while True:
             union = 0
             for p in state:
                 union |= p
             if union != full:
                 return None
-            fixed = self.fixed(state)
             changed = False
-            for loc, mask, need in self.rules:
-                may = state[loc] & mask
-                sure = fixed[loc] & mask
+            for where, mask, need in self.rules:
+                inside = outside = 0
+                for j in range(size):
+                    if where >> j & 1:
+                        inside |= state[j]
+                    else:
+                        outside |= state[j]
+                may = inside & mask
+                sure = may & ~outside
                 n_may, n_sure = may.bit_count(), sure.bit_count()
                 if n_sure > need or n_may < need:
                     return None
                 if n_may == n_sure:
                     continue
                 if n_sure == need:
-                    state[loc] &= ~(may & ~sure)
                     changed = True
+                    for j in range(size):
+                        if where >> j & 1:
+                            state[j] &= ~(may & ~sure)
                 elif n_may == need:
-                    for j in range(len(state)):
-                        if j != loc:
-                            state[j] &= ~may
-                    fixed = self.fixed(state)
                     changed = True
+                    for j in range(size):
+                        if not where >> j & 1:
+                            state[j] &= ~may
             if not changed:
                 return state
 
@@ -103,48 +151,103 @@ class Searcher:
                     out.append((i, got))
         return out
 
+    def _shape(self, state: State, filled: int, pool: int) -> tuple:
+        """What the rest of the search depends on: how many remaining gems have each
+        (places left, membership in the open locations' patterns); such gems swap freely."""
+        open_ = [i for i in range(len(state)) if not filled >> i & 1]
+        masks = sorted({m for i in open_ for m, _ in self.local[i]})
+        counts: dict[tuple, int] = {}
+        rest = pool
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            sig = (tuple(bool(state[i] & bit) for i in open_),
+                   tuple(bool(m & bit) for m in masks))
+            counts[sig] = counts.get(sig, 0) + 1
+        return filled, tuple(sorted(counts.items()))
+
     def solve(self, state: State, rng: random.Random) -> State | None:
-        """One complete distribution below ``state`` (depth first, random order), or None."""
-        gem = self.branch_gem(state)
-        if gem is None:
+        """One complete distribution below ``state`` (None: there is none).
+
+        Fills one location at a time, the one with the fewest choices first,
+        with every set of gems its own constraints allow at once; a set of
+        remaining gems that failed once is not tried again.
+        """
+        return self._fill(state, 0, set(), rng)
+
+    def _fill(self, state: State, filled: int, failed: set, rng: random.Random,
+              ) -> State | None:
+        fixed = self.fixed(state)
+        best, best_n = None, None
+        pool = 0
+        for i, p in enumerate(state):
+            if filled >> i & 1:
+                continue
+            pool |= p
+            n = comb(p.bit_count() - fixed[i].bit_count(),
+                     self.capacity[i] - fixed[i].bit_count())
+            if best_n is None or n < best_n:
+                best, best_n = i, n
+        if best is None:
             return state
-        bit = 1 << gem
-        places = [i for i, p in enumerate(state) if p & bit]
-        rng.shuffle(places)
-        for i in places:
-            child = self.propagate([q if j == i else q & ~bit for j, q in enumerate(state)])
+        key = self._shape(state, filled, pool)
+        if key in failed:
+            return None
+        _, _, found = local_fillings(state[best], fixed[best], self.local[best],
+                                     self.capacity[best])
+        order = list(range(len(found)))
+        rng.shuffle(order)
+        for chosen in gem_fillings(state[best], fixed[best], self.local[best],
+                                   self.capacity[best], order):
+            child = self.propagate([chosen if j == best else q & ~chosen
+                                    for j, q in enumerate(state)])
             if child is not None:
-                found = self.solve(child, rng)
-                if found is not None:
-                    return found
+                got = self._fill(child, filled | 1 << best, failed, rng)
+                if got is not None:
+                    return got
+        failed.add(key)
         return None
 
 
 def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
     """Per location the gems some whole distribution puts there (None: no distribution).
 
-    Every solution found witnesses all its cells; a cell not yet witnessed is
-    searched for with the gem forced there, and dropped when none exists.
+    First every cell whose forcing fails propagation at once is dropped (to a
+    fixpoint). Then every solution found witnesses all its cells; a cell not
+    yet witnessed is searched for with the gem forced there, and dropped when
+    none exists. The searches share what they learnt failing.
     """
     rng = random.Random(seed)
     root = searcher.root()
-    if root is None:
-        return None
-    seen = [0] * len(root)
-    while True:
+    failed: set = set()
+    seen = [0] * len(root or ())
+    while root is not None:
         todo = [(i, p & ~seen[i]) for i, p in enumerate(root) if p & ~seen[i]]
         if not todo:
             return seen
+        dropped = False
+        for i, cells in todo:
+            while cells:
+                bit = cells & -cells
+                cells ^= bit
+                if not root[i] & bit or seen[i] & bit:
+                    continue
+                start = searcher.propagate([q if j == i else q & ~bit
+                                            for j, q in enumerate(root)])
+                if start is None:
+                    root[i] &= ~bit
+                    dropped = True
+        if dropped:
+            root = searcher.propagate(root)
+            continue
         i, cells = todo[0]
         bit = cells & -cells
         start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
-        found = searcher.solve(start, rng) if start is not None else None
+        found = searcher._fill(start, 0, failed, rng) if start is not None else None
         if found is None:
             root[i] &= ~bit
-            narrowed = searcher.propagate(root)
-            if narrowed is None:
-                return None
-            root = narrowed
+            root = searcher.propagate(root)
             continue
         for j, p in enumerate(found):
             seen[j] |= p
+    return None
