@@ -52,3 +52,13 @@ def test_the_terminal_prints_the_reports_in_the_language_asked_for(runner, langu
                                  "--level", "hard", "--language", language], input="\n")
     assert result.exit_code == 0, result.output
     assert all(word in result.output for word in words), result.output
+
+
+def test_a_fourth_running_practice_game_is_refused(app, now):
+    from vpsleuth.services.errors import WrongState
+
+    for _ in range(practice.MAX_RUNNING):
+        practice.create_practice("ada@example.org", name="Ada", bots=1, level="easy", now=now)
+    with pytest.raises(WrongState, match="3 practice games running"):
+        practice.create_practice("ada@example.org", name="Ada", bots=1, level="easy", now=now)
+    assert db.session.query(Game).filter(Game.practice).count() == practice.MAX_RUNNING
