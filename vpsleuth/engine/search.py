@@ -166,6 +166,18 @@ class Searcher:
             counts[sig] = counts.get(sig, 0) + 1
         return filled, tuple(sorted(counts.items()))
 
+    def dive(self, state: State, rng: random.Random) -> State | None:
+        """A random descent, gem by gem, without going back: a distribution or None."""
+        while state is not None:
+            gem = self.branch_gem(state)
+            if gem is None:
+                return state
+            bit = 1 << gem
+            place = rng.choice([i for i, p in enumerate(state) if p & bit])
+            state = self.propagate([q if j == place else q & ~bit
+                                    for j, q in enumerate(state)])
+        return None
+
     def solve(self, state: State, rng: random.Random) -> State | None:
         """One complete distribution below ``state`` (None: there is none).
 
@@ -221,6 +233,14 @@ def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
     root = searcher.root()
     failed: set = set()
     seen = [0] * len(root or ())
+    idle = 0
+    while root is not None and idle < 4:  # cheap witnesses first: random dives
+        leaf = searcher.dive(root, rng)
+        idle += 1
+        for j, p in enumerate(leaf or ()):
+            if p & ~seen[j]:
+                seen[j] |= p
+                idle = 0
     while root is not None:
         todo = [(i, p & ~seen[i]) for i, p in enumerate(root) if p & ~seen[i]]
         if not todo:
