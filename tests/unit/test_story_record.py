@@ -67,3 +67,15 @@ def test_each_question_shows_what_it_revealed_and_the_best_question_of_its_round
     rare = record_story(RECORD)["rounds"][1]["questions"][1]
     assert rare["text"] == "How many red diamonds does B hold?"
     assert rare["revealed_bits"] > rare["expected_bits"]  # a surprising answer
+
+
+def test_out_of_time_the_costly_parts_are_left_out_and_the_story_says_so():
+    story = record_story(RECORD, budget=0.0)
+    assert story["complete"] is False
+    second = story["rounds"][1]
+    assert second["certain"] == 3 and second["newly_certain"] == ["RD1", "RD2", "RD3"]
+    assert second["best"] is None
+    assert all(q["revealed_bits"] is None for q in second["questions"])
+    rd1 = next(g for g in story["gems"] if g["gem"] == "RD1")
+    assert rd1["certain_in_round"] == 2 and rd1["because"] is None
+    assert record_story(RECORD)["complete"] is True

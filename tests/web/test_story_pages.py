@@ -122,7 +122,8 @@ def test_the_api_gives_the_story_to_the_gm_always_and_to_players_after_the_end(t
     told_json = get(ada_token).get_json()
     assert told_json["final"] is True and told_json["after_round"] == 2
     assert set(told_json) == {"game_id", "game", "final", "after_round", "start_bits",
-                              "rounds", "gems", "players"}
+                              "complete", "rounds", "gems", "players"}
+    assert told_json["complete"] is True
     first = told_json["rounds"][0]
     assert first["newly_certain"] == ["RD1", "RD2", "RD3"] and first["certain"] == 3
     assert first["questions"][0]["question"] == "B:RD" and first["questions"][0]["answer"] == 3

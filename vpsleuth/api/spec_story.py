@@ -13,6 +13,8 @@ STORY_SCHEMAS: dict[str, dict] = {
     "Story": obj({
         "game_id": ID, "game": STRING, "final": BOOL,
         "after_round": INT, "start_bits": BITS,
+        "complete": {**BOOL, "description": "false when the time for the costly parts ran "
+                                            "out; what is missing is null"},
         "rounds": array(ref("StoryRound")),
         "gems": array(ref("StoryGem")),
         "players": nullable(array(ref("StoryPlayer"))),
@@ -29,15 +31,17 @@ STORY_SCHEMAS: dict[str, dict] = {
     }),
     "StoryQuestion": obj({
         "question": CODES, "text": STRING, "asked_by": nullable(STRING), "answer": INT,
-        "revealed_bits": {**BITS, "description": "log2 1/P(answer), before the round"},
-        "expected_bits": {**BITS, "description": "the question's expected information"},
+        "revealed_bits": nullable({**BITS, "description": "log2 1/P(answer), before the "
+                                                          "round"}),
+        "expected_bits": nullable({**BITS, "description": "the question's expected "
+                                                          "information"}),
     }),
     "StoryBestQuestion": obj({"question": CODES, "text": STRING, "expected_bits": BITS},
                              description="the most revealing question on the state before "
                                          "the round"),
     "StoryGem": obj({
         "gem": GEM, "certain_in_round": nullable(INT), "location": nullable(LOCATION),
-        "because": array(ref("StoryProof")),
+        "because": nullable(array(ref("StoryProof"))),
     }),
     "StoryProof": obj({"round": INT, "asked_by": nullable(STRING), "answer": INT,
                        "question": CODES, "text": STRING},

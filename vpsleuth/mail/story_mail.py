@@ -27,7 +27,8 @@ def final_story(game: Game, lang: str = "en") -> dict:
     rounds = [{**r, "questions": [{**q, "short": short(q["question"])} for q in r["questions"]],
                "best": {**r["best"], "short": short(r["best"]["question"])} if r["best"]
                else None} for r in told["rounds"]]
-    proved = [{**g, "because": [{**b, "short": short(b["question"])} for b in g["because"]]}
+    proved = [{**g, "because": [{**b, "short": short(b["question"])}
+                                for b in g["because"] or []]}
               for g in told["gems"] if g["certain_in_round"] is not None]
     return {**told, "rounds": rounds, "proved": proved,
             "unproved": [g["gem"] for g in told["gems"] if g["certain_in_round"] is None]}

@@ -8,14 +8,17 @@ the game's GM or after the end.
 
 Cost: a 12-round record needs one analysis per round, one answer tally per
 question, the best-question search per round and a few analyses per gem that
-became certain: seconds, not milliseconds. The record part is therefore cached
-in the process, keyed by the record itself (``PublicRecord`` is immutable and
-hashable): a new resolved round is a new key, an unchanged game is computed once.
+became certain: seconds, not milliseconds, and more while the engine is slow on
+mid-game records; the parts beyond bits and certain gems stop at STORY_BUDGET.
+The record part is cached in the process, keyed by the record itself
+(``PublicRecord`` is immutable and hashable): a new resolved round is a new key,
+an unchanged game is computed once.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from functools import lru_cache
 
 from ..engine import (
@@ -27,7 +30,7 @@ from ..engine import (
     possible_places,
 )
 from ..models import Game
-from ..rules import GEMS, Gem, Question
+from ..rules import GEM_BY_CODE, GEMS, Gem, Question
 from . import access
 from .record import public_record
 
@@ -81,8 +84,14 @@ def _question(q: Question) -> dict:
     return {"question": q.codes, "text": q.text("en")}
 
 
+# Seconds for the parts beyond bits and certain gems (what each question revealed, the
+# proofs, the best questions): past it they are left out (null) and the story says so,
+# so neither a page nor the final report's resolution waits on a slow analysis for long.
+STORY_BUDGET = 20.0
+
+
 @lru_cache(maxsize=64)
-def record_story(record: PublicRecord) -> dict:
+def record_story(record: PublicRecord, budget: float = STORY_BUDGET) -> dict:
     """What the record proved after each round: the part of the story anyone may read.
 
     * ``rounds``: per round, bits left (log2 of the consistent distributions),
@@ -93,49 +102,65 @@ def record_story(record: PublicRecord) -> dict:
       that could have been asked on the same state (``best``);
     * ``gems``: per gem, the round it became certain, where, and ``because``:
       a minimal set of that round's answers which, with every earlier answer,
-      prove it (no answer of the set can be left out).
+      prove it (no answer of the set can be left out);
+    * ``complete``: false when ``budget`` seconds ran out before every question,
+      proof and best question was worked out; those left are null.
     """
     states = [analyse(record.upto(n).answers()) for n in range(len(record.rounds) + 1)]
-    rounds = []
-    for number, answered in enumerate(record.rounds, start=1):
-        before, after = states[number - 1], states[number]
-        questions = []
-        for a in answered:
+    rounds = [_round(number, answered, states[number - 1], states[number])
+              for number, answered in enumerate(record.rounds, start=1)]
+    gems = _gems(states)
+    stop = time.monotonic() + budget  # the analyses above are needed whatever they cost
+    complete = True
+    for entry, answered, before in zip(rounds, record.rounds, states, strict=False):
+        for q, a in zip(entry["questions"], answered, strict=True):
+            if time.monotonic() > stop:
+                complete = False
+                break
             chances = answer_chances(a.question, before)
             p = chances.get(a.answer, 0.0)
-            questions.append({
-                **_question(a.question), "asked_by": a.asked_by, "answer": a.answer,
-                "revealed_bits": round(-math.log2(p), 3) if p > 0 else 0.0,
-                "expected_bits": round(-sum(c * math.log2(c) for c in chances.values() if c > 0),
-                                       3)})
-        best = best_questions(record.upto(number - 1).answers(), 1, analysis=before)
-        newly = sorted(set(after.certain()) - set(before.certain()), key=lambda g: g.sort_key)
-        rounds.append({
-            "number": number, "bits_left": round(_bits(after.count), 3),
-            "count": after.count, "exact": after.exact,
-            "revealed_bits": round(_bits(before.count) - _bits(after.count), 3),
-            "certain": len(after.certain()), "newly_certain": [g.code for g in newly],
-            "questions": questions,
-            "best": ({**_question(best[0][0]), "expected_bits": round(best[0][1], 3)}
-                     if best else None)})
+            q["revealed_bits"] = round(-math.log2(p), 3) if p > 0 else 0.0
+            q["expected_bits"] = round(-sum(c * math.log2(c) for c in chances.values()
+                                            if c > 0), 3)
+    for g in gems:
+        if g["because"] is None and time.monotonic() <= stop:
+            g["because"] = [{"round": g["certain_in_round"], "asked_by": a.asked_by,
+                             "answer": a.answer, **_question(a.question)}
+                            for a in _proving(record, g["certain_in_round"],
+                                              GEM_BY_CODE[g["gem"]])]
+        complete = complete and g["because"] is not None
+    for number, entry in enumerate(rounds, start=1):
+        if time.monotonic() > stop:
+            complete = False
+            break
+        best = best_questions(record.upto(number - 1).answers(), 1, analysis=states[number - 1])
+        entry["best"] = ({**_question(best[0][0]), "expected_bits": round(best[0][1], 3)}
+                         if best else None)
     return {"after_round": len(record.rounds), "start_bits": round(_bits(states[0].count), 3),
-            "rounds": rounds, "gems": _gems(record, states)}
+            "complete": complete, "rounds": rounds, "gems": gems}
 
 
-def _gems(record: PublicRecord, states: list) -> list[dict]:
-    """Each gem: the round it became certain, its place, and the answers that proved it."""
+def _round(number: int, answered: tuple[Answered, ...], before, after) -> dict:
+    """A round's facts that need no more than the analyses before and after it."""
+    newly = sorted(set(after.certain()) - set(before.certain()), key=lambda g: g.sort_key)
+    return {
+        "number": number, "bits_left": round(_bits(after.count), 3),
+        "count": after.count, "exact": after.exact,
+        "revealed_bits": round(_bits(before.count) - _bits(after.count), 3),
+        "certain": len(after.certain()), "newly_certain": [g.code for g in newly],
+        "questions": [{**_question(a.question), "asked_by": a.asked_by, "answer": a.answer,
+                       "revealed_bits": None, "expected_bits": None} for a in answered],
+        "best": None}
+
+
+def _gems(states: list) -> list[dict]:
+    """Each gem: the round it became certain and where; ``because`` filled in later."""
     out = []
     for gem in GEMS:
         first = next((n for n, s in enumerate(states) if gem in s.certain()), None)
-        entry = {"gem": gem.code, "certain_in_round": first, "location": None, "because": []}
-        if first is not None:
-            entry["location"] = states[first].certain()[gem]
-            if first > 0:
-                entry["because"] = [
-                    {"round": first, "asked_by": a.asked_by, "answer": a.answer,
-                     **_question(a.question)}
-                    for a in _proving(record, first, gem)]
-        out.append(entry)
+        out.append({"gem": gem.code, "certain_in_round": first,
+                    "location": states[first].certain()[gem] if first is not None else None,
+                    "because": None if first else []})
     return out
 
 
