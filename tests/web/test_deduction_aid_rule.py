@@ -98,3 +98,15 @@ def test_an_exported_game_keeps_its_aid_on_import(app):
     game = games.create_game("Carried", weekly("2031-01-05 20:00", "UTC"), deduction_aid=True)
     copy = transfer.import_game(transfer.export_game(game), name="Copied")
     assert copy.deduction_aid is True
+
+
+def test_the_open_game_listing_shows_the_aid_to_visitors(app, signed_in):
+    from vpsleuth.services import lobby
+
+    game = games.create_game("Listed", weekly("2031-01-05 20:00", "UTC"), deduction_aid=True)
+    lobby.set_listing(game, open_to_join=True, max_players=None, actor="gm")
+    other = games.create_game("Home", weekly("2031-01-05 20:00", "UTC"))
+    games.add_player(other, "Cleo", "cleo@example.org", invite=False)
+    cleo = signed_in("cleo@example.org")
+    listing = text(cleo.get(f"/games/open/{game.id}"))
+    assert f'class="rule-aid">{ON}<' in listing
