@@ -53,12 +53,11 @@ def test_a_confirmation_says_a_change_counts_only_until_everyone_has_sent(app, n
     games.start_game(game, now=now)
     turns.submit_turn(game.players[0], "TIP A RD1", channel="web", now=now)
     (mail,) = mails("confirmation", "ada@example.org")
-    assert "(or until everyone has sent a turn:\nthen the round closes at once)" in mail.body_text
-    assert "then the round closes at once" in mail.body_html
+    assert "Once everyone has sent a turn, the round closes at once." in mail.body_text
+    assert "Once everyone has sent a turn, the round closes at once." in mail.body_html
     turns.submit_turn(game.players[1], "TIP A RD1", channel="web", now=now)
     (mail,) = mails("confirmation", "bert@example.org")
-    assert "(oder bis alle einen Zug geschickt haben:\ndann endet die Runde sofort)" \
-        in mail.body_text
+    assert "Sobald alle einen Zug geschickt haben, endet die Runde sofort." in mail.body_text
     late = new_game(early=False, name="Jade")
     games.start_game(late, now=now)
     turns.submit_turn(late.players[0], "TIP A RD1", channel="web", now=now)

@@ -83,12 +83,12 @@ def test_report_and_next_round_mail_stay_whole_after_a_resolution(app, new_game,
 
 @pytest.fixture
 def probe(app):
-    """Install templates email/en/probe.txt and .html for one test."""
+    """Install templates email/probe.txt and .html for one test."""
     original = app.jinja_env.loader
 
     def install(text: str, html: str) -> None:
         app.jinja_env.loader = ChoiceLoader([DictLoader({
-            "email/en/probe.txt": text, "email/en/probe.html": html}), original])
+            "email/probe.txt": text, "email/probe.html": html}), original])
         app.jinja_env.cache.clear()
 
     yield install

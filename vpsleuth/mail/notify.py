@@ -6,12 +6,15 @@ Every function only queues; the service that calls it commits.
 from __future__ import annotations
 
 from markupsafe import Markup
+from sqlalchemy import func, select
 
+from ..dates import deadline_text
+from ..extensions import db
+from ..i18n import N_, translate
 from ..links import base_url
-from ..models import Game, Player, Round
+from ..models import Game, GameMaster, Player, Round
 from ..orders import LineError, format_turn
 from ..rules import Turn
-from ..schedule import format_deadline
 from . import outbox, threads
 
 
@@ -31,8 +34,8 @@ def sign_in_url(token: str) -> str:
 
 
 def _deadline(player: Player, round_: Round) -> str:
-    return format_deadline(round_.deadline, player.timezone or player.game.timezone,
-                           player.language)
+    return deadline_text(round_.deadline, player.timezone or player.game.timezone,
+                         player.language)
 
 
 def turn_template(player: Player, round_: Round, standing: Turn | None = None) -> str:
@@ -42,13 +45,34 @@ def turn_template(player: Player, round_: Round, standing: Turn | None = None) -
     standing = standing or standing_turn(round_, player)
     if not standing.is_empty:
         return format_turn(standing.question, standing.tips, player.language)
-    if player.language == "de":
-        return ("FRAGE E blau Opal\nTIPP A RD1\n# WIEDERHOLE  (die Tipps der letzten Runde)\n")
-    return "QUESTION E blue opal\nTIP A RD1\n# REPEAT  (last round's tips again)\n"
+    return EXAMPLE_TURNS.get(player.language, EXAMPLE_TURNS["en"])
+
+
+# A blank turn to fill in, in the keywords of the player's language (all are understood).
+EXAMPLE_TURNS = {
+    "en": "QUESTION E blue opal\nTIP A RD1\n# REPEAT  (last round's tips again)\n",
+    "de": "FRAGE E blau Opal\nTIPP A RD1\n# WIEDERHOLE  (die Tipps der letzten Runde)\n",
+    "es": "PREGUNTA E ópalo azul\nPISTA A RD1\n# REPITE  (las pistas de la ronda anterior)\n",
+}
 
 
 def sign_in(email: str, token: str, lang: str = "en") -> None:
-    outbox.queue("sign_in", email, "sign_in", lang, auto=True, link=sign_in_url(token))
+    """The sign-in link, in the language stored for ``email`` if there is one; ``lang``
+    (the requesting browser's) only for an address with no setting of its own."""
+    outbox.queue("sign_in", email, "sign_in", address_language(email) or lang, auto=True,
+                 link=sign_in_url(token))
+
+
+def address_language(email: str) -> str | None:
+    """The language set for ``email``: its GM account's, else that of its player in the
+    newest running game (as the pages choose, services.preferences.site_language)."""
+    from ..services.access import Viewer
+    from ..services.preferences import site_language
+
+    address = email.strip().lower()
+    gm_id = db.session.scalar(select(GameMaster.id)
+                              .where(func.lower(GameMaster.email) == address))
+    return site_language(Viewer(email=address, gm_id=gm_id))
 
 
 def address_change(player: Player, new_email: str, token: str) -> None:
@@ -189,18 +213,11 @@ def round_report(game: Game, round_: Round) -> None:
 
 
 _MOVED = {
-    ("extended", "en"): "The game master has extended the deadline.",
-    ("extended", "de"): "Die Spielleitung hat den Abgabetermin verlängert.",
-    ("advanced", "en"): "The game master has brought the deadline forward.",
-    ("advanced", "de"): "Die Spielleitung hat den Abgabetermin vorverlegt.",
-    ("resumed", "en"): "The game was paused and goes on; the deadline moved by the pause.",
-    ("resumed", "de"): "Die Partie war unterbrochen und geht weiter; der Abgabetermin hat "
-                       "sich um die Pause verschoben.",
-    ("outage", "en"): "The service was down while the deadline passed, so you may not have "
-                      "been able to send your turn; the deadline moved by the outage.",
-    ("outage", "de"): "Der Dienst war beim Abgabetermin nicht erreichbar, vielleicht konntest "
-                      "du deinen Zug nicht schicken; der Termin hat sich um den Ausfall "
-                      "verschoben.",
+    "extended": N_("The game master has extended the deadline."),
+    "advanced": N_("The game master has brought the deadline forward."),
+    "resumed": N_("The game was paused and goes on; the deadline moved by the pause."),
+    "outage": N_("The service was down while the deadline passed, so you may not have been "
+                 "able to send your turn; the deadline moved by the outage."),
 }
 
 
@@ -209,9 +226,9 @@ def deadline_moved(game: Game, round_: Round, why: str) -> None:
     for player in game.active_players:
         if not has_mailbox(player):
             continue
-        lang = player.language if player.language == "de" else "en"
         outbox.queue("deadline_moved", player.email, "deadline_moved", player.language,
-                     game=game, player=player, round=round_, reason=_MOVED[(why, lang)],
+                     game=game, player=player, round=round_,
+                     reason=translate(player.language, _MOVED[why]),
                      deadline=_deadline(player, round_))
 
 

@@ -25,11 +25,11 @@ from markupsafe import escape
 from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
-from ..i18n import translator
 from ..links import base_url
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
 from . import threads
 from .keys import reply_address, reply_addresses
+from .words import Words, mail_language
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
@@ -38,20 +38,22 @@ STATUSES = ("pending", "sending", "sent", "failed")
 
 
 def render(template: str, lang: str, **context) -> tuple[str, str, str]:
-    """(subject, text, html) from templates/email/<lang>/<template>.txt and .html.
+    """(subject, text, html) from templates/email/<template>.txt and .html, in ``lang``.
 
-    The text template's first line is ``Subject: ...``.
+    One template per mail for every language: its texts go through ``t`` and
+    ``ngettext`` (see words.py), looked up in the catalogue of ``lang``. The text
+    template's first line is ``Subject: ...``.
     """
-    lang = lang if lang in ("en", "de") else "en"
-    if "t" not in context:
-        context["t"] = translator(lang)
+    lang = mail_language(lang)
     if "base_url" not in context:  # not computed when given: it may read the database
         context["base_url"] = base_url()
-    text = render_template(f"email/{lang}/{template}.txt", **context)
+    text = render_template(f"email/{template}.txt", **{**Words(lang, html=False).context(),
+                                                       **context})
     first, _, body = text.partition("\n")
     if not first.startswith("Subject: "):
-        raise ValueError(f"email/{lang}/{template}.txt must start with 'Subject: '")
-    html = render_template(f"email/{lang}/{template}.html", lang=lang, **context)
+        raise ValueError(f"email/{template}.txt must start with 'Subject: '")
+    html = render_template(f"email/{template}.html", **{**Words(lang, html=True).context(),
+                                                        **context})
     return first.removeprefix("Subject: ").strip(), body.lstrip("\n"), html
 
 

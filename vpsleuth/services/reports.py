@@ -141,9 +141,10 @@ def render_text(report: RoundReport, timezone: str, lang: str = "en") -> str:
     """The report as plain text in the traditional zine style."""
     from flask import render_template
 
-    from ..i18n import translator
-    from ..schedule import format_deadline
+    from ..dates import deadline_text
+    from ..i18n import ntranslate, translator
 
-    deadline = format_deadline(report.next_deadline, timezone, lang) if report.next_deadline else ""
+    deadline = deadline_text(report.next_deadline, timezone, lang) if report.next_deadline else ""
     return render_template("reports/round.txt", report=report, t=translator(lang),
+                           ngettext=lambda one, many, n: ntranslate(lang, one, many, n),
                            next_deadline=deadline)

@@ -17,78 +17,43 @@ from flask import current_app
 from sqlalchemy import case, func, select
 
 from ...extensions import db
-from ...i18n import translate
+from ...i18n import N_, translate
 from ...models import OutboxMessage, Player
 from ...orders import LineError, localized
 from .. import notify, outbox, threads
+from ..words import mail_language
 
 OVER_LIMIT = "over_limit"  # the outbox kind of the notice to a keyed player
 
 _REASONS = {
-    "too_large": {
-        "en": "Your mail was too large ({size} KiB; at most {limit} KiB are read), so we did "
-              "not read it. Please reply again with only your turn, as plain text.",
-        "de": "Deine Mail war zu groß ({size} KiB; gelesen werden höchstens {limit} KiB), "
-              "deshalb haben wir sie nicht gelesen. Bitte antworte noch einmal nur mit "
-              "deinem Zug, als reinen Text.",
-    },
-    "too_deep": {
-        "en": "Your mail was built of parts inside parts more than {depth} levels deep, so we "
-              "did not read it. Please reply again with only your turn, as plain text.",
-        "de": "Deine Mail bestand aus mehr als {depth} Ebenen ineinander verschachtelter "
-              "Teile, deshalb haben wir sie nicht gelesen. Bitte antworte noch einmal nur mit "
-              "deinem Zug, als reinen Text.",
-    },
-    "no_text": {
-        "en": "Your mail had no text we could read. Please write your turn into the mail "
-              "itself, not into an attachment.",
-        "de": "Deine Mail enthielt keinen Text, den wir lesen konnten. Bitte schreib deinen "
-              "Zug in die Mail selbst, nicht in einen Anhang.",
-    },
-    "empty": {
-        "en": "We found no turn in your mail. Text quoted from our mail is ignored: please "
-              "write your question and tips above the quoted text, one per line.",
-        "de": "Wir haben in deiner Mail keinen Zug gefunden. Zitierter Text aus unserer Mail "
-              "wird nicht gelesen: bitte schreib Frage und Tipps über das Zitat, je eine "
-              "Zeile.",
-    },
-    "bad_lines": {
-        "en": "Some lines of your mail are not turn lines.",
-        "de": "Einige Zeilen deiner Mail sind keine Zugzeilen.",
-    },
-    "over_limit": {
-        "en": "We received more than {limit} mails with your reply address within an hour, "
-              "so we set the rest aside unread: this mail and any more in the coming hour "
-              "are kept but not applied, and your turn stands as it was. If you meant to "
-              "send a turn, please send it again in an hour. If you did not write so many "
-              "mails, your mail program may be answering or forwarding in a loop.",
-        "de": "Wir haben innerhalb einer Stunde mehr als {limit} Mails an deine "
-              "Antwortadresse erhalten und legen die weiteren ungelesen beiseite: diese Mail "
-              "und weitere in der nächsten Stunde werden aufbewahrt, aber nicht übernommen, "
-              "dein Zug bleibt, wie er war. Wenn du einen Zug schicken wolltest, schick ihn "
-              "bitte in einer Stunde noch einmal. Wenn du nicht so viele Mails geschrieben "
-              "hast, antwortet oder leitet dein Mailprogramm vielleicht im Kreis weiter.",
-    },
+    "too_large": N_("Your mail was too large ({size} KiB; at most {limit} KiB are "
+                    "read), so we did not read it. Please reply again with only your "
+                    "turn, as plain text."),
+    "too_deep": N_("Your mail was built of parts inside parts more than {depth} levels "
+                   "deep, so we did not read it. Please reply again with only your "
+                   "turn, as plain text."),
+    "no_text": N_("Your mail had no text we could read. Please write your turn into "
+                  "the mail itself, not into an attachment."),
+    "empty": N_("We found no turn in your mail. Text quoted from our mail is "
+                "ignored: please write your question and tips above the quoted "
+                "text, one per line."),
+    "bad_lines": N_("Some lines of your mail are not turn lines."),
+    "over_limit": N_("We received more than {limit} mails with your reply address within "
+                     "an hour, so we set the rest aside unread: this mail and any more "
+                     "in the coming hour are kept but not applied, and your turn stands "
+                     "as it was. If you meant to send a turn, please send it again in an "
+                     "hour. If you did not write so many mails, your mail program may be "
+                     "answering or forwarding in a loop."),
 }
 _SENDER_REASONS = {
-    "no_key": {
-        "en": "the address you wrote to carries no player key",
-        "de": "die Adresse, an die du geschrieben hast, enthält keinen Spielerschlüssel",
-    },
-    "forged_key": {
-        "en": "the player key in the address you wrote to is not valid",
-        "de": "der Spielerschlüssel in der Adresse, an die du geschrieben hast, ist ungültig",
-    },
+    "no_key": N_("the address you wrote to carries no player key"),
+    "forged_key": N_("the player key in the address you wrote to is not valid"),
 }
-
-
-def _lang(lang: str) -> str:
-    return lang if lang in ("en", "de") else "en"
 
 
 def reason(key: str, lang: str, **values) -> str:
-    """One of the pipeline's own refusal reasons, in English or German."""
-    return _REASONS[key][_lang(lang)].format(**values)
+    """One of the pipeline's own refusal reasons, in the reader's language."""
+    return translate(lang, _REASONS[key]).format(**values)
 
 
 def refuse_player(player: Player, why: str, errors: list[LineError] | None = None) -> None:
@@ -133,7 +98,7 @@ def refuse_sender(to: str, key: str, lang: str, now: datetime) -> str:
 
     Returns what happened, for the stored message's error column.
     """
-    why = _SENDER_REASONS[key]["en"]
+    why = _SENDER_REASONS[key]
     if not to:
         return f"{why}; no sender address to answer"
     per_address = int(current_app.config["INBOUND_UNKNOWN_REPLIES_PER_ADDRESS_PER_DAY"])
@@ -145,5 +110,6 @@ def refuse_sender(to: str, key: str, lang: str, now: datetime) -> str:
     if to_anyone >= overall:
         return (f"{why}; not answered: {to_anyone} such replies went to senders without a "
                 f"key in the past hour already (at most {overall})")
-    notify.not_understood(to=to, reason=_SENDER_REASONS[key][_lang(lang)], lang=_lang(lang))
+    lang = mail_language(lang)
+    notify.not_understood(to=to, reason=translate(lang, _SENDER_REASONS[key]), lang=lang)
     return f"{why}; answered {to}"

@@ -181,6 +181,8 @@ def _sender_language(msg: Message) -> str:
     subject = mime.header(msg, "Subject").lstrip().lower()
     if content_language.startswith("de") or subject.startswith(("aw:", "wg:")):
         return "de"
+    if content_language.startswith("es") or subject.startswith("rv:"):  # Outlook's "reenviar"
+        return "es"
     return current_app.config.get("DEFAULT_LANGUAGE", "en")
 
 
