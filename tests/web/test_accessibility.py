@@ -150,6 +150,7 @@ def visits(app, world: World) -> list[Visit]:
     found += [
         Visit("final report", "player", f"/games/{ended}/rounds/1"),
         Visit("verify, ended", "player", f"/games/{ended}/verify"),
+        Visit("the game told afterwards, ended", "player", f"/games/{ended}/story"),
         Visit("players' view, GM", "gm", f"/games/{world.running.id}"),
         Visit("/gm/games/<setup>", "gm", f"/gm/games/{setup}"),
         Visit("/gm/games/<ended>", "gm", f"/gm/games/{ended}"),

@@ -57,7 +57,10 @@ def page(client, game) -> tuple[int, str]:
 def test_the_gm_reads_the_story_while_the_game_runs_and_its_players_do_not(
         told, gm_web_as, signed_in):
     game, _ = told
-    status, text = page(gm_web_as(GM), game)
+    gm = gm_web_as(GM)
+    console = gm.get(f"/gm/games/{game.id}").get_data(as_text=True)
+    assert f'href="/games/{game.id}/story" id="gm-story-link"' in console
+    status, text = page(gm, game)
     assert status == 200 and 'id="story-running"' in text
     assert "How many red diamonds does B hold?" in text
     assert page(signed_in(ADA), game)[0] == 404
