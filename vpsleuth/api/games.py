@@ -6,6 +6,7 @@ from datetime import datetime
 
 from flask import url_for
 
+from ..i18n import N_
 from ..models import Game
 from ..rules import Ruleset, RulesetError
 from ..schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
@@ -94,7 +95,7 @@ def create_game():
     """A new game in setup, run by the calling game master."""
     who = caller()
     if who.game_master is None:
-        raise access.Forbidden("only game masters create games; this is a player's token")
+        raise access.Forbidden(N_("only game masters create games; this is a player's token"))
     body = inputs.json_object({"name", "language", "schedule", "rules", "reminder_hours"},
                               {"name", "schedule"})
     name = inputs.line(body["name"], "name", 120)

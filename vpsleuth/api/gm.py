@@ -8,6 +8,7 @@ from flask import request, url_for
 from sqlalchemy import select
 
 from ..extensions import db
+from ..i18n import N_
 from ..models import AuditEntry, Game, Round
 from ..services import games, gm, resolution, turns
 from ..services.errors import Invalid, NotFound, WrongState
@@ -131,8 +132,9 @@ def resolve_round(game_id: int):
     number = inputs.integer(body["round"], "round", 1, inputs.MAX_ID)
     if game.round(number) is None:
         if game.state == "setup":
-            raise WrongState(f"{game.name!r} has not started yet")
-        raise NotFound(f"round {number} of {game.name!r} has not opened")
+            raise WrongState(N_("'{game}' has not started yet"), game=game.name)
+        raise NotFound(N_("round {round} of '{game}' has not opened"), round=number,
+                       game=game.name)
     done = resolution.resolve_round(game, actor=caller().actor, number=number)
     return {"round": number, "resolved_now": done is not None,
             "game": {"id": game.id, "state": game.state,
@@ -154,8 +156,8 @@ def distribution(game_id: int):
     """The secret deal, for the GM only, after an explicit confirm=yes; every look is audited."""
     game = gm_game(game_id)
     if request.args.get("confirm") != "yes":
-        raise Invalid("the distribution is the game's secret: add ?confirm=yes to see it "
-                      "(every look is recorded in the audit log)")
+        raise Invalid(N_("the distribution is the game's secret: add ?confirm=yes to see it "
+                         "(every look is recorded in the audit log)"))
     dist, salt = gm.view_distribution(game, actor=caller().actor)
     return {"game_id": game.id, "distribution": dist, "salt": salt,
             "commitment": game.commitment}

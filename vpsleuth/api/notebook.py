@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import N_
 from ..models import Game, Player
 from ..rules import GEM_BY_CODE, LOCATIONS
 from ..services import notebook as notebooks
@@ -24,7 +25,7 @@ def notebook_player(game_id: int) -> tuple[Game, Player]:
     game = visible_game(game_id)
     player = caller().player
     if player is None or player.game_id != game.id:
-        raise NotFound(f"no notebook of yours in game {game_id}")
+        raise NotFound(N_("no notebook of yours in game {id}"), id=game_id)
     return game, player
 
 

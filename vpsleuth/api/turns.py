@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import N_
 from ..models import Game, Player, Round
 from ..services import turns
 from ..services.errors import WrongState
@@ -15,7 +16,8 @@ def open_round(game: Game) -> Round:
     """The round turns go to now (409 while the game has none)."""
     round_ = game.open_round
     if round_ is None:
-        raise WrongState(f"{game.name!r} has no open round (state: {game.state})")
+        raise WrongState(N_("'{game}' has no open round (state: {state})"), game=game.name,
+                         state=game.state)
     return round_
 
 
