@@ -181,3 +181,19 @@ def test_the_final_report_partials_tell_the_story_in_the_readers_language(told):
                            player=None, base_url="https://example.org")
     assert "Das Spiel im Rückblick" in html and "B rot Diamant = 3" in html
     assert f'href="https://example.org/games/{game.id}/story"' in html
+
+
+def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told):
+    from sqlalchemy import select
+
+    from vpsleuth.models import OutboxMessage
+
+    game, _ = told
+    finish(game)
+    mails = {m.kind: m for m in db.session.scalars(select(OutboxMessage).where(
+        OutboxMessage.to_addr == ADA, OutboxMessage.kind.in_(("report", "final_report"))))}
+    assert "THE GAME TOLD AFTERWARDS" not in mails["report"].body_text
+    final = mails["final_report"]
+    assert "THE GAME TOLD AFTERWARDS" in final.body_text
+    assert "RD1 at B, Round 1: B red diamond = 3" in final.body_text
+    assert f"/games/{game.id}/story" in final.body_html
