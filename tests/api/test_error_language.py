@@ -49,3 +49,15 @@ def test_the_token_owners_setting_wins_over_accept_language(api, cast):
     assert error["message"] == "keine Partie 99999 unter deinen Partien"
     english = error_of(api.get("/games/99999", cast["ada"], headers={"Accept-Language": "es"}))
     assert english["message"] == "no game 99999 among your games"
+
+
+def test_a_bad_field_keeps_its_name_and_says_the_rest_in_the_callers_language(api, cast):
+    cast.ada.language = "de"
+    db.session.commit()
+    url = f"/games/{cast.game.id}/turn"
+    english = error_of(api.post(url, cast["ben"], {"text": "TIP A RD1", "round": 0}))
+    german = error_of(api.post(url, cast["ada"], {"text": "TIP A RD1", "round": 0}))
+    assert english["code"] == german["code"] == "invalid"
+    assert english["details"] == german["details"] == {"field": "round"}
+    assert english["message"].startswith("round: must be")
+    assert german["message"].startswith("round: muss")

@@ -46,11 +46,11 @@ def raised_messages() -> dict[str, str]:
             if not (isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call)
                     and node.exc.args):
                 continue
-            first = node.exc.args[0]
-            if _is_n(first):
-                found[first.args[0].value] = f"{path.name}:{node.lineno}"
-            elif isinstance(first, ast.Name) and first.id in named:
-                found[named[first.id]] = f"{path.name}:{node.lineno}"
+            for arg in node.exc.args:  # BadInput(field, message): the message comes second
+                if _is_n(arg):
+                    found[arg.args[0].value] = f"{path.name}:{node.lineno}"
+                elif isinstance(arg, ast.Name) and arg.id in named:
+                    found[named[arg.id]] = f"{path.name}:{node.lineno}"
     return found
 
 
@@ -65,7 +65,7 @@ def test_the_scan_finds_the_refusals_people_read():
     for message in ("{player} has been withdrawn from '{game}'",
                     "'{game}' is paused by the game master; send your turn again when it resumes",
                     "this sign-in link has expired; request a new one",
-                    "you have asked to join this game already",
+                    "you have asked to join this game already", "this field is required",
                     "'{word}' is not a location; tips go to A-G or X (nobody)"):
         assert message in MESSAGES
 

@@ -38,11 +38,17 @@ _HTTP_CODES = {400: "invalid", 401: "unauthorized", 403: "forbidden", 404: "not_
 
 
 class BadInput(Invalid):
-    """A request field that is missing, of the wrong type or out of range."""
+    """A request field that is missing, of the wrong type or out of range: the
+    field's name (never translated) before the message (a message id, as for
+    every ServiceError)."""
 
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}" if field else message)
+    def __init__(self, field: str, message: str, /, **params: object):
         self.field = field
+        super().__init__(message, **params)
+
+    def text(self, lang: str) -> str:
+        said = super().text(lang)
+        return f"{self.field}: {said}" if self.field else said
 
 
 class Unauthorized(ServiceError):

@@ -120,25 +120,26 @@ def create_game():
 
 def _schedule(value) -> Schedule:
     if not isinstance(value, dict):
-        raise BadInput("schedule", "must be an object: {timezone, first, every_days} or "
-                                   "{timezone, deadlines, every_days}")
+        raise BadInput("schedule", N_("must be an object: {timezone, first, every_days} or "
+                                      "{timezone, deadlines, every_days}"))
     unknown = sorted(set(value) - {"timezone", "first", "every_days", "deadlines"})
     if unknown:
-        raise BadInput(f"schedule.{unknown[0]}", "unknown field; give timezone, first or "
-                                                 "deadlines, and every_days")
+        raise BadInput(f"schedule.{unknown[0]}", N_("unknown field; give timezone, first or "
+                                                    "deadlines, and every_days"))
     if "timezone" not in value:
-        raise BadInput("schedule.timezone", "this field is required, e.g. 'Europe/Berlin'")
+        raise BadInput("schedule.timezone", N_("this field is required, e.g. 'Europe/Berlin'"))
     timezone = inputs.line(value["timezone"], "schedule.timezone", 64)
     every = inputs.integer(value.get("every_days", 7), "schedule.every_days", 1, 28)
     if ("first" in value) == ("deadlines" in value):
-        raise BadInput("schedule", "give either first (a local time; then every every_days "
-                                   "days) or deadlines (a list), not both or neither")
+        raise BadInput("schedule", N_("give either first (a local time; then every every_days "
+                                      "days) or deadlines (a list), not both or neither"))
     try:
         if "first" in value:
             first = inputs.schedule_time(value["first"], "schedule.first")
             if isinstance(first, datetime) and first.tzinfo is not None:
-                raise BadInput("schedule.first", "give a local time without an offset, like "
-                                                 "'2026-12-06 20:00'; the timezone is separate")
+                raise BadInput("schedule.first", N_("give a local time without an offset, like "
+                                                    "'2026-12-06 20:00'; the timezone is "
+                                                    "separate"))
             return weekly(first, timezone, every)
         items = inputs.array(value["deadlines"], "schedule.deadlines", 52, 1)
         return explicit([inputs.schedule_time(d, f"schedule.deadlines[{i}]")
@@ -153,13 +154,13 @@ _RULE_RANGES = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right":
 
 def _rules(value) -> Ruleset:
     if not isinstance(value, dict):
-        raise BadInput("rules", "must be an object of house rules")
+        raise BadInput("rules", N_("must be an object of house rules"))
     allowed = set(_RULE_RANGES) | {"bonuses", "early_resolution", "after_early",
                                    "deduction_aid"}
     unknown = sorted(set(value) - allowed)
     if unknown:
-        raise BadInput(f"rules.{unknown[0]}", f"unknown house rule; the house rules are "
-                                              f"{', '.join(sorted(allowed))}")
+        raise BadInput(f"rules.{unknown[0]}", N_("unknown house rule; the house rules are "
+                                                 "{rules}"), rules=", ".join(sorted(allowed)))
     fields = {name: inputs.integer(value[name], f"rules.{name}", *limits)
               for name, limits in _RULE_RANGES.items() if name in value}
     if "bonuses" in value:

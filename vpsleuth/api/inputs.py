@@ -14,6 +14,7 @@ from typing import Any
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from ..i18n import N_
 from ..rules import ATTRIBUTES, GEM_BY_CODE, LOCATIONS, PLACEHOLDERS
 from ..schedule import LOCAL_FORMAT
 from ..web.inputs import MAX_ID  # noqa: F401  (ids and round numbers, as in the routes)
@@ -26,6 +27,9 @@ MAX_EMAIL = 254
 MAX_BODY = 256 * 1024
 MIN_YEAR, MAX_YEAR = 2000, 2999  # far from datetime's limits, so offsets cannot overflow
 # C0 controls, DEL, and lone surrogates (which no database can store as text).
+REQUIRED = N_("this field is required")
+MUST_BE_STRING = N_("must be a string")
+AT_MOST = N_("must be at most {most} characters")
 _CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 _TURN_FIELDS = {"question", "tips", "drop", "drop_all", "repeat"}
 
@@ -40,16 +44,16 @@ def json_object(allowed: set[str], required: set[str] = frozenset()) -> dict:
     try:
         body = json.loads(raw) if raw.strip() else {}
     except (ValueError, RecursionError):
-        raise BadInput("", "the request body is not valid JSON") from None
+        raise BadInput("", N_("the request body is not valid JSON")) from None
     if not isinstance(body, dict):
-        raise BadInput("", "the request body must be a JSON object")
+        raise BadInput("", N_("the request body must be a JSON object"))
     unknown = sorted(set(body) - allowed)
     if unknown:
-        raise BadInput(unknown[0], "unknown field; allowed fields are "
-                                   f"{', '.join(sorted(allowed)) or 'none'}")
+        raise BadInput(unknown[0], N_("unknown field; allowed fields are {fields}"),
+                       fields=", ".join(sorted(allowed)) or "none")
     for name in sorted(required):
         if name not in body:
-            raise BadInput(name, "this field is required")
+            raise BadInput(name, REQUIRED)
     return body
 
 
@@ -61,43 +65,46 @@ def integer(value: Any, field: str, low: int, high: int) -> int:
     if isinstance(value, float) and value.is_integer() and low <= value <= high:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadInput(field, f"must be a whole number from {low} to {high}")
+        raise BadInput(field, N_("must be a whole number from {low} to {high}"), low=low,
+                       high=high)
     if not low <= value <= high:
-        raise BadInput(field, f"must be from {low} to {high}, not {value}")
+        raise BadInput(field, N_("must be from {low} to {high}, not {value}"), low=low,
+                       high=high, value=value)
     return value
 
 
 def boolean(value: Any, field: str) -> bool:
     """true or false, nothing else."""
     if not isinstance(value, bool):
-        raise BadInput(field, "must be true or false")
+        raise BadInput(field, N_("must be true or false"))
     return value
 
 
 def line(value: Any, field: str, max_length: int) -> str:
     """A one-line string: no control characters, at most ``max_length`` characters."""
     if not isinstance(value, str):
-        raise BadInput(field, "must be a string")
+        raise BadInput(field, MUST_BE_STRING)
     if len(value) > max_length:
-        raise BadInput(field, f"must be at most {max_length} characters")
+        raise BadInput(field, AT_MOST, most=max_length)
     if _CONTROL.search(value):
-        raise BadInput(field, "must be one line of text without control characters")
+        raise BadInput(field, N_("must be one line of text without control characters"))
     return value
 
 
 def choice(value: Any, field: str, options: tuple[str, ...]) -> str:
     """One of ``options``, exactly as written there."""
     if not isinstance(value, str) or value not in options:
-        raise BadInput(field, f"must be one of {', '.join(options)}")
+        raise BadInput(field, N_("must be one of {options}"), options=", ".join(options))
     return value
 
 
 def array(value: Any, field: str, max_items: int, min_items: int = 0) -> list:
     """A list of ``min_items`` to ``max_items`` items (checked one by one by the caller)."""
     if not isinstance(value, list):
-        raise BadInput(field, "must be a list")
+        raise BadInput(field, N_("must be a list"))
     if not min_items <= len(value) <= max_items:
-        raise BadInput(field, f"must have {min_items} to {max_items} items")
+        raise BadInput(field, N_("must have {least} to {most} items"), least=min_items,
+                       most=max_items)
     return value
 
 
@@ -112,11 +119,11 @@ def aware_time(value: Any, field: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text)
     except ValueError:
-        raise BadInput(field, f"'{text}' is not an ISO 8601 time like "
-                              "2026-12-13T20:00:00+01:00") from None
+        raise BadInput(field, N_("'{text}' is not an ISO 8601 time like "
+                                 "2026-12-13T20:00:00+01:00"), text=text) from None
     if moment.tzinfo is None:
-        raise BadInput(field, "give the time with its UTC offset, e.g. "
-                              "2026-12-13T20:00:00+01:00")
+        raise BadInput(field, N_("give the time with its UTC offset, e.g. "
+                                 "2026-12-13T20:00:00+01:00"))
     return _in_range(moment, field)
 
 
@@ -141,7 +148,8 @@ def _local_time(text: str) -> datetime:
 
 def _in_range(moment: datetime, field: str) -> datetime:
     if not MIN_YEAR <= moment.year <= MAX_YEAR:
-        raise BadInput(field, f"must be in the years {MIN_YEAR} to {MAX_YEAR}")
+        raise BadInput(field, N_("must be in the years {first} to {last}"), first=MIN_YEAR,
+                       last=MAX_YEAR)
     return moment
 
 
@@ -164,17 +172,17 @@ def turn_body() -> tuple[str, int | None]:
     if "text" in body:
         given = sorted(_TURN_FIELDS & set(body))
         if given:
-            raise BadInput(given[0], "give either text or the structured fields, not both")
+            raise BadInput(given[0], N_("give either text or the structured fields, not both"))
         text = body["text"]
         if not isinstance(text, str) or not text.strip():
-            raise BadInput("text", "must be a non-empty string in the turn language")
+            raise BadInput("text", N_("must be a non-empty string in the turn language"))
         if len(text) > MAX_TURN_TEXT:
-            raise BadInput("text", f"must be at most {MAX_TURN_TEXT} characters")
+            raise BadInput("text", AT_MOST, most=MAX_TURN_TEXT)
         return text, round_number
     text = structured_text(body)
     if not text:
-        raise BadInput("", "the turn is empty: give text, or at least one of question, tips, "
-                           "drop, drop_all: true or repeat: true")
+        raise BadInput("", N_("the turn is empty: give text, or at least one of question, "
+                              "tips, drop, drop_all: true or repeat: true"))
     return text, round_number
 
 
@@ -196,7 +204,8 @@ def structured_text(body: dict) -> str:
         lines.append(_question_line(body["question"]))
     tips = body.get("tips", {})
     if not isinstance(tips, dict):
-        raise BadInput("tips", "must be an object of gem code to location, e.g. {\"RD1\": \"A\"}")
+        raise BadInput("tips", N_("must be an object of gem code to location, e.g. "
+                                  "{\"RD1\": \"A\"}"))
     for code, location in tips.items():
         choice(code, f"tips.{code}", tuple(GEM_BY_CODE))
         choice(location, f"tips.{code}", LOCATIONS)
@@ -208,13 +217,14 @@ def _question_line(question: Any) -> str:
     if question is None:
         return "QUESTION NONE"
     if not isinstance(question, dict):
-        raise BadInput("question", "must be an object {placeholder, attributes} or null")
+        raise BadInput("question", N_("must be an object {placeholder, attributes} or null"))
     unknown = sorted(set(question) - {"placeholder", "attributes"})
     if unknown:
-        raise BadInput(f"question.{unknown[0]}", "unknown field; give placeholder and attributes")
+        raise BadInput(f"question.{unknown[0]}",
+                       N_("unknown field; give placeholder and attributes"))
     for name in ("placeholder", "attributes"):
         if name not in question:
-            raise BadInput(f"question.{name}", "this field is required")
+            raise BadInput(f"question.{name}", REQUIRED)
     placeholder = choice(question["placeholder"], "question.placeholder", PLACEHOLDERS)
     codes = array(question["attributes"], "question.attributes", 2, 1)
     words = [_WORD[choice(c, f"question.attributes[{i}]", ATTRIBUTE_CODES)]

@@ -47,28 +47,30 @@ def put_notebook(game_id: int):
     game, player = notebook_player(game_id)
     body = inputs.json_object({"marks", "notes"})
     if not body:
-        raise BadInput("", "send a JSON object with marks, notes or both")
+        raise BadInput("", N_("send a JSON object with marks, notes or both"))
     marks = _marks(body["marks"]) if "marks" in body else None
     notes = body.get("notes")
     if "notes" in body and not isinstance(notes, str):
-        raise BadInput("notes", "must be a string")
+        raise BadInput("notes", inputs.MUST_BE_STRING)
     if notes is not None and len(notes) > notebooks.MAX_NOTES:
-        raise BadInput("notes", f"must be at most {notebooks.MAX_NOTES} characters")
+        raise BadInput("notes", inputs.AT_MOST, most=notebooks.MAX_NOTES)
     return notebook_json(game, player, notebooks.save(player, marks=marks, notes=notes))
 
 
 def _marks(value: Any) -> dict:
     """``{"RD1": {"A": "yes", "X": "no"}, ...}``, each key and mark checked."""
     if not isinstance(value, dict):
-        raise BadInput("marks", "must be an object: gem code -> {place: yes, no or maybe}")
+        raise BadInput("marks", N_("must be an object: gem code -> {place: yes, no or maybe}"))
     for gem, row in value.items():
         if gem not in GEM_BY_CODE:
-            raise BadInput("marks", f"{gem!r} is not a gem code such as RD1 or YO3")
+            raise BadInput("marks", N_("{gem} is not a gem code such as RD1 or YO3"),
+                           gem=repr(gem))
         if not isinstance(row, dict):
-            raise BadInput(f"marks.{gem}", "must be an object: place -> yes, no or maybe")
+            raise BadInput(f"marks.{gem}", N_("must be an object: place -> yes, no or maybe"))
         for place, mark in row.items():
             if place not in LOCATIONS:
-                raise BadInput(f"marks.{gem}", f"{place!r} is not a place: A-G or X")
+                raise BadInput(f"marks.{gem}", N_("{place} is not a place: A-G or X"),
+                               place=repr(place))
             if mark not in notebooks.MARKS:
-                raise BadInput(f"marks.{gem}.{place}", "must be yes, no or maybe")
+                raise BadInput(f"marks.{gem}.{place}", N_("must be yes, no or maybe"))
     return value
