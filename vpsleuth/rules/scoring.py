@@ -6,7 +6,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 
 from .deal import Distribution
-from .gems import GEMS, Gem
+from .gems import GEMS, N_, Gem
 from .questions import Question
 
 
@@ -27,17 +27,17 @@ class Ruleset:
 
     def __post_init__(self) -> None:
         if not 1 <= self.rounds <= 52:
-            raise RulesetError("a game has 1 to 52 rounds")
+            raise RulesetError(N_("a game has 1 to 52 rounds"))
         if self.first_bonus_round < 1:
-            raise RulesetError("the first bonus round is round 1 or later")
+            raise RulesetError(N_("the first bonus round is round 1 or later"))
         if any(b < 0 for b in self.bonuses) or len(self.bonuses) > 10:
-            raise RulesetError("bonus values are at most ten numbers, none negative")
+            raise RulesetError(N_("bonus values are at most ten numbers, none negative"))
         if list(self.bonuses) != sorted(self.bonuses, reverse=True):
-            raise RulesetError("bonus values must not grow with rank (e.g. 3,2,1)")
+            raise RulesetError(N_("bonus values must not grow with rank (e.g. 3,2,1)"))
         if self.points_right <= 0:
-            raise RulesetError("a correct tip must earn more than 0 points")
+            raise RulesetError(N_("a correct tip must earn more than 0 points"))
         if self.points_wrong > 0:
-            raise RulesetError("a wrong tip cannot earn points")
+            raise RulesetError(N_("a wrong tip cannot earn points"))
 
     def is_bonus_round(self, number: int) -> bool:
         return number >= self.first_bonus_round
