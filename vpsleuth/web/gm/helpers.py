@@ -65,7 +65,7 @@ def gm_game(game_id: int) -> Game:
     """
     game = db.session.get(Game, game_id)
     if game is None or not access.is_gm_of(current_viewer(), game):
-        raise NotFound("no such game among yours")
+        raise NotFound(N_("no such game among yours"))
     g.game = game
     return game
 
@@ -74,7 +74,7 @@ def game_player(game: Game, player_id: int | str | None) -> Player:
     """A player of this game by id; another game's player is not found here."""
     player = next((p for p in game.players if str(p.id) == str(player_id)), None)
     if player is None:
-        raise NotFound(f"no such player in {game.name!r}")
+        raise NotFound(N_("no such player in '{game}'"), game=game.name)
     return player
 
 

@@ -72,7 +72,7 @@ def _my_mail(message_id: int) -> tuple[OutboxMessage, Game]:
     mail = db.session.get(OutboxMessage, message_id)
     mine = _my_games()
     if mail is None or mail.game_id not in mine:
-        raise NotFound("no such mail in the outbox of your games")
+        raise NotFound(N_("no such mail in the outbox of your games"))
     return mail, mine[mail.game_id]
 
 
@@ -104,7 +104,7 @@ def forward_invitation(message_id: int):
     mail, game = _my_mail(message_id)
     player = _invitee(mail)
     if player is None:
-        raise NotFound("only an invitation to a player of your game can be forwarded")
+        raise NotFound(N_("only an invitation to a player of your game can be forwarded"))
     link = gm.invitation_link(player, actor=actor(), mail_id=mail.id)
     body = SECRETS.sub(lambda m: link if m.group(1) else m.group(0), mail.body_text, count=1)
     if link not in body:
