@@ -192,3 +192,21 @@ def test_a_spanish_gem_below_the_turn_is_not_taken_for_a_sign_off():
     from vpsleuth.orders.signoff import split_signoff
 
     assert split_signoff("PISTA A RD1\nperla roja").lines == ()
+
+
+@pytest.mark.parametrize("line", ["Fun game, thanks!", "Quite a week.", "Fine by me",
+                                  "Pasta later?"])
+def test_everyday_words_near_a_spanish_keyword_still_end_a_turn_as_a_sign_off(line):
+    from vpsleuth.orders.signoff import split_signoff
+
+    assert split_signoff(f"TIP A RD1\n{line}\nAda").lines == (line, "Ada")
+
+
+@pytest.mark.parametrize(("word", "command"), [("PSITA", "tip"), ("QUTIA", "drop"),
+                                               ("PREGUNTE", "question"), ("REPTIE", "repeat")])
+def test_a_slip_of_a_spanish_keyword_is_a_turn_line_gone_wrong(word, command):
+    from vpsleuth.orders.parser import _KEYWORDS
+    from vpsleuth.orders.signoff import near_miss, split_signoff
+
+    assert _KEYWORDS[near_miss(word)] == command
+    assert split_signoff(f"PISTA A RD1\n{word} B BP2").lines == ()

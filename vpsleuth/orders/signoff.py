@@ -39,6 +39,10 @@ KEYWORDS = _OWN_KEYWORDS | frozenset(getattr(_parser, "_KEYWORDS", {}))
 _END_WORDS = frozenset({"end", "ende", "fin"})
 _LOCATION_WORDS = frozenset({"nobody", "niemand", "nadie"})
 _LOCATION_LETTERS = frozenset("ABCDEFGX")
+# Everyday words one slip away from a Spanish keyword ("Fun game!", "Quite a week"):
+# a sign-off line starting with one is still a sign-off.
+_ORDINARY = frozenset({"fun", "fine", "find", "fino", "fina", "quite", "quiet", "pasta",
+                       "piste", "retire", "retired"})
 _FIRST_WORD = re.compile(r"^\s*([^\W\d_]+)")
 _LEADING = re.compile(r"^[^\w#]+")
 # A gem code, valid or not (RD1, 1dr, RD4, BP0): two gem letters and a digit, any order.
@@ -101,7 +105,7 @@ def near_miss(word: str) -> str | None:
     edit, and from six letters on up to two.
     """
     word = word.lower()
-    if word in KEYWORDS:
+    if word in KEYWORDS or word in _ORDINARY:
         return None
     for keyword in sorted(KEYWORDS):
         if len(keyword) <= 2 or abs(len(word) - len(keyword)) > 2:
