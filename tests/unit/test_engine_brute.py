@@ -52,7 +52,22 @@ def test_possible_places_count_and_chances_match_brute_force(seed):
         shares = Counter(d[g] for d in consistent)
         for loc in universe.locations:
             assert analysis.chances[g][loc] == pytest.approx(shares[loc] / len(consistent))
+    listed = analyse(record, universe=universe, budget=0, enumerate_limit=6000)  # listing
+    assert listed.exact and listed.count == len(consistent)
+    for g in universe.gems:
+        for loc in universe.locations:
+            assert listed.chances[g][loc] == pytest.approx(analysis.chances[g][loc])
     question = QUESTIONS[seed * 7 % len(QUESTIONS)]
     answers = Counter(answer(question, d) for d in consistent)
     got = answer_chances(question, analysis)
     assert got == pytest.approx({a: Fraction(c, len(consistent)) for a, c in answers.items()})
+
+
+def test_the_estimate_is_near_the_exact_count_on_a_small_deck():
+    universe = small_universe(99)
+    _, record = random_record(universe, 99, 2)
+    exact = analyse(record, universe=universe)
+    rough = analyse(record, universe=universe, budget=0, enumerate_limit=0, samples=400)
+    assert not rough.exact and rough.relative_error > 0
+    assert abs(rough.count - exact.count) <= 3 * rough.relative_error * rough.count
+    assert rough.possible == exact.possible

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
@@ -13,7 +13,7 @@ from .exact import TooMany, exact
 from .model import GAME, Problem, Universe
 from .record import Answered
 from .sampling import Estimate, estimate
-from .search import Searcher, possible_masks
+from .search import Searcher, State, TooManySolutions, all_solutions, possible_masks
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Analysis:
             "count": self.count,
             "exact": self.exact,
             "relative_error": self.relative_error,
-            "bits": self.bits,
+            "bits": self.bits if self.count else None,
             "chances": {g.code: {loc: self.chances[g][loc] for loc in order
                                  if self.chances[g].get(loc)}
                         for g in self.possible},
@@ -56,12 +56,14 @@ class Analysis:
         }
 
 
-def analyse(answers: Iterable[Answered], *, samples: int = 2000, seed: int = 0,
-            universe: Universe = GAME, budget: int = 20_000) -> Analysis:
+def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
+            universe: Universe = GAME, budget: int = 1000,
+            enumerate_limit: int = 3000) -> Analysis:
     """Possible places (always exact), the number of consistent distributions and chances.
 
     Counts and chances are exact while the dynamic programme needs at most
-    ``budget`` states; else they are estimated from ``samples`` probes.
+    ``budget`` states or at most ``enumerate_limit`` distributions agree;
+    else they are estimated from ``samples`` probes of Knuth's estimator.
     """
     problem = Problem.of(answers, universe)
     searcher = Searcher(problem)
@@ -72,7 +74,12 @@ def analyse(answers: Iterable[Answered], *, samples: int = 2000, seed: int = 0,
     try:
         result = exact(problem, budget=budget)
     except TooMany:
-        return _estimated(problem, searcher, possible, samples, seed)
+        try:
+            leaves = all_solutions(searcher, enumerate_limit)
+        except TooManySolutions:
+            return _estimated(problem, searcher, possible, samples, seed)
+        return _from_leaves(problem, possible, [1.0] * len(leaves), leaves, len(leaves),
+                            0.0, None)
     chances: dict[Gem, dict[str, float]] = {}
     for j, cls in enumerate(result.classes):
         size = cls.bit_count()
@@ -90,20 +97,31 @@ def _bits(count: float) -> float:
 
 def _estimated(problem: Problem, searcher: Searcher, possible: dict[Gem, frozenset[str]],
                samples: int, seed: int) -> Analysis:
+    est = estimate(searcher, searcher.root(), samples, seed)
+    return _from_leaves(problem, possible, est.weights, est.leaves, est.count,
+                        est.half_width / est.count if est.count else math.inf, est)
+
+
+def _from_leaves(problem: Problem, possible: dict[Gem, frozenset[str]],
+                 weights: Sequence[float], leaves: Sequence[State | None], count: int | float,
+                 error: float, est: Estimate | None) -> Analysis:
+    """Chances as the weighted shares of whole distributions (all of them, or samples)."""
     gems, locations = problem.universe.gems, problem.universe.locations
-    root = searcher.root()
-    est = estimate(searcher, root, samples, seed)
-    total = sum(est.weights)
+    total = sum(weights)
     chances = {g: dict.fromkeys(locations, 0.0) for g in gems}
-    for w, leaf in zip(est.weights, est.leaves, strict=True):
-        if leaf is None:
+    for w, leaf in zip(weights, leaves, strict=True):
+        if leaf is None or not w:
             continue
         for j, mask in enumerate(leaf):
             for i, gem in enumerate(gems):
                 if mask >> i & 1:
                     chances[gem][locations[j]] += w / total
-    return Analysis(possible, est.count, False, est.half_width / est.count, _bits(est.count),
-                    chances, False, problem, est)
+    exact_ = est is None
+    if exact_ and not count:
+        count = 0
+    return Analysis(possible, count, exact_, error, _bits(count), chances, exact_, problem,
+                    est if est is not None else Estimate(float(count), 0.0, tuple(weights),
+                                                         tuple(leaves)))
 
 
 def possible_places(answers: Iterable[Answered], *,
@@ -123,11 +141,18 @@ def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
     universe = analysis.problem.universe
     mask = universe.mask(question)
     if analysis.estimate is None:
-        result = exact(analysis.problem, tally=(mask,), budget=10**9)
-        bucket = result.answers.get((mask, question.placeholder), {})
-        return {a: w / result.count for a, w in sorted(bucket.items())} if result.count else {}
+        try:
+            result = exact(analysis.problem, tally=(mask,), budget=20_000)
+        except TooMany:
+            searcher = Searcher(analysis.problem)
+            est = estimate(searcher, searcher.root(), 200)
+        else:
+            bucket = result.answers.get((mask, question.placeholder), {})
+            return ({a: w / result.count for a, w in sorted(bucket.items())}
+                    if result.count else {})
+    else:
+        est = analysis.estimate
     where = universe.locations.index(question.placeholder)
-    est = analysis.estimate
     total = sum(est.weights)
     out: dict[int, float] = {}
     for w, leaf in zip(est.weights, est.leaves, strict=True):

@@ -271,3 +271,36 @@ def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
         for j, p in enumerate(found):
             seen[j] |= p
     return None
+
+
+class TooManySolutions(Exception):
+    """More distributions than the enumeration may list."""
+
+
+def all_solutions(searcher: Searcher, limit: int) -> list[State]:
+    """Every distribution agreeing with the constraints (TooManySolutions past ``limit``)."""
+    out: list[State] = []
+
+    def walk(state: State | None, filled: int) -> None:
+        if state is None:
+            return
+        fixed = searcher.fixed(state)
+        best, best_n = None, None
+        for i, p in enumerate(state):
+            if not filled >> i & 1:
+                n = comb(p.bit_count() - fixed[i].bit_count(),
+                         searcher.capacity[i] - fixed[i].bit_count())
+                if best_n is None or n < best_n:
+                    best, best_n = i, n
+        if best is None:
+            out.append(state)
+            if len(out) > limit:
+                raise TooManySolutions
+            return
+        for chosen in gem_fillings(state[best], fixed[best], searcher.local[best],
+                                   searcher.capacity[best]):
+            walk(searcher.propagate([chosen if j == best else q & ~chosen
+                                     for j, q in enumerate(state)]), filled | 1 << best)
+
+    walk(searcher.root(), 0)
+    return out
