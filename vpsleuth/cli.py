@@ -336,7 +336,7 @@ def show(game, player):
 
 
 def register(app) -> None:
-    from . import bot_cli
+    from . import bot_cli, engine_cli
     from .catalogue import translations_cli
     from .check import check
     from .demo import demo
@@ -344,6 +344,7 @@ def register(app) -> None:
     for command in (game_cli, player_cli, turn_cli, verify, demo, check, translations_cli):
         app.cli.add_command(command)
     bot_cli.register(app)
+    engine_cli.register(app)
 
 
 if __name__ == "__main__":  # pragma: no cover
