@@ -45,7 +45,8 @@ def test_the_public_record_of_a_played_game_agrees_with_its_deal(app, now):
 def test_analyse_prints_json_for_a_round_and_refuses_unknown_games(app, now):
     game, dist = played_game(now, rounds=2, seed=11)
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["analyse", str(game.id), "--round", "1", "--format", "json"])
+    result = runner.invoke(args=["analyse", str(game.id), "--round", "1", "--format", "json",
+                                 "--samples", "20"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["round"] == 1 and len(data["possible"]) == 36
@@ -53,7 +54,7 @@ def test_analyse_prints_json_for_a_round_and_refuses_unknown_games(app, now):
     assert {"count", "exact", "bits", "chances", "relative_error", "certain"} <= set(data)
     for code, chances in data["chances"].items():
         assert abs(sum(chances.values()) - 1) < 1e-9, code
-    text = runner.invoke(args=["analyse", game.name])
+    text = runner.invoke(args=["analyse", game.name, "--samples", "20"])
     assert text.exit_code == 0 and "After round 2:" in text.output and "RD1" in text.output
     too_far = runner.invoke(args=["analyse", game.name, "--round", "3"])
     assert too_far.exit_code != 0 and "round 3 is not resolved" in too_far.output

@@ -1,0 +1,61 @@
+"""The engine on the real 36-gem deck against CP-SAT, and on hypothesis-made records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from cpsat_oracle import cpsat_enumerate, cpsat_possible
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vpsleuth.engine import Answered, analyse, legal_questions, possible_places
+from vpsleuth.rules import GEMS, deal
+
+QUESTIONS = legal_questions()
+
+
+def record_from_deal(seed: int, n: int) -> tuple[object, list[Answered]]:
+    """``n`` random legal questions, answered by a random deal."""
+    truth = deal(seed=seed)
+    rng = random.Random(seed)
+    asked = [rng.choice(QUESTIONS) for _ in range(n)]
+    return truth, [Answered(q, q.answer(truth)) for q in asked]
+
+
+@pytest.mark.parametrize(("seed", "n"), [(3, 90), (4, 130)])
+def test_possible_places_are_the_cells_cp_sat_finds_feasible(seed, n):
+    _, record = record_from_deal(seed, n)
+    assert possible_places(record) == cpsat_possible(record)
+
+
+@pytest.mark.parametrize(("seed", "n"), [(5, 120), (6, 150)])
+def test_count_and_chances_match_cp_sat_listing_every_solution(seed, n):
+    _, record = record_from_deal(seed, n)
+    listed = cpsat_enumerate(record, limit=5000)
+    assert listed is not None
+    count, places = listed
+    analysis = analyse(record)
+    assert analysis.exact and analysis.count == count
+    for g in GEMS:
+        for loc, share in analysis.chances[g].items():
+            assert share == pytest.approx(places[g, loc] / count)
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(70, 240))
+def test_the_true_deal_is_always_possible(seed, n):
+    truth, record = record_from_deal(seed, n)
+    possible = possible_places(record)
+    assert all(truth[g] in possible[g] for g in GEMS)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(120, 240))
+def test_at_least_the_true_deal_is_counted(seed, n):
+    truth, record = record_from_deal(seed, n)
+    analysis = analyse(record, samples=20)
+    assert analysis.count >= 1
+    assert all(analysis.chances[g][truth[g]] > 0 for g in GEMS) or not analysis.chances_exact
+    assert set(analysis.certain()) <= set(GEMS)
+    assert all(truth[g] == loc for g, loc in analysis.certain().items())
