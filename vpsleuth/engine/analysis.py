@@ -74,10 +74,13 @@ def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
     try:
         result = exact(problem, budget=budget)
     except TooMany:
+        rough = _estimated(problem, searcher, possible, samples, seed)
+        if rough.count > 10 * enumerate_limit:  # listing would give up: spare the time
+            return rough
         try:
             leaves = all_solutions(searcher, enumerate_limit)
         except TooManySolutions:
-            return _estimated(problem, searcher, possible, samples, seed)
+            return rough
         return _from_leaves(problem, possible, [1.0] * len(leaves), leaves, len(leaves),
                             0.0, None)
     chances: dict[Gem, dict[str, float]] = {}

@@ -45,6 +45,12 @@ class Searcher:
                 where &= ~(1 << i)
             rules[(where, mask, mask.bit_count() - sum(counts.values()))] = None
         self.rules = list(rules)
+        self._parts = []
+        for where, mask, need in self.rules:
+            inside_at = tuple(j for j in range(len(self.locations)) if where >> j & 1)
+            outside_at = tuple(j for j in range(len(self.locations)) if not where >> j & 1)
+            single = inside_at[0] if len(inside_at) == 1 else -1
+            self._parts.append((single, inside_at, outside_at, mask, need))
         self.local = [location_rules([(m, c) for w, m, c in self.rules
                                       if w == 1 << i and m != self.full])
                       for i in range(len(self.locations))]
@@ -54,13 +60,16 @@ class Searcher:
         return self.propagate([self.full] * len(self.locations))
 
     def fixed(self, state: State) -> list[int]:
-        out = []
-        for i, p in enumerate(state):
-            others = 0
-            for j, q in enumerate(state):
-                if j != i:
-                    others |= q
-            out.append(p & ~others)
+        """Per location the gems no other location may take."""
+        size = len(state)
+        before = [0] * (size + 1)
+        for i in range(size):
+            before[i + 1] = before[i] | state[i]
+        after = 0
+        out = [0] * size
+        for i in range(size - 1, -1, -1):
+            out[i] = state[i] & ~(before[i] | after)
+            after |= state[i]
         return out
 
     def propagate(self, state: State) -> State | None:
@@ -92,23 +101,29 @@ class Searcher:
         return None
 
     def _count(self, state: State) -> State | None:
-        full, size = self.full, len(state)
+        full, parts = self.full, self._parts
         while True:
             union = 0
             for p in state:
                 union |= p
             if union != full:
                 return None
+            # Gems only one location may take; computed once a pass: later in the pass
+            # it can only have grown, so what is read stays true (merely weaker).
+            fixed = self.fixed(state)
             changed = False
-            for where, mask, need in self.rules:
-                inside = outside = 0
-                for j in range(size):
-                    if where >> j & 1:
+            for single, inside_at, outside_at, mask, need in parts:
+                if single >= 0:
+                    may = state[single] & mask
+                    sure = may & fixed[single]
+                else:
+                    inside = outside = 0
+                    for j in inside_at:
                         inside |= state[j]
-                    else:
+                    for j in outside_at:
                         outside |= state[j]
-                may = inside & mask
-                sure = may & ~outside
+                    may = inside & mask
+                    sure = may & ~outside
                 n_may, n_sure = may.bit_count(), sure.bit_count()
                 if n_sure > need or n_may < need:
                     return None
@@ -116,14 +131,12 @@ class Searcher:
                     continue
                 if n_sure == need:
                     changed = True
-                    for j in range(size):
-                        if where >> j & 1:
-                            state[j] &= ~(may & ~sure)
+                    for j in inside_at:
+                        state[j] &= ~(may & ~sure)
                 elif n_may == need:
                     changed = True
-                    for j in range(size):
-                        if not where >> j & 1:
-                            state[j] &= ~may
+                    for j in outside_at:
+                        state[j] &= ~may
             if not changed:
                 return state
 
