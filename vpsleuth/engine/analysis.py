@@ -57,12 +57,12 @@ class Analysis:
 
 
 def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
-            universe: Universe = GAME, budget: int = 1000,
+            universe: Universe = GAME, budget: int = 2000,
             enumerate_limit: int = 3000) -> Analysis:
     """Possible places (always exact), the number of consistent distributions and chances.
 
     Counts and chances are exact while the dynamic programme needs at most
-    ``budget`` states or at most ``enumerate_limit`` distributions agree;
+    ``budget`` states (see exact) or at most ``enumerate_limit`` distributions agree;
     else they are estimated from ``samples`` probes of Knuth's estimator.
     """
     problem = Problem.of(answers, universe)

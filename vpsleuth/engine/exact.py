@@ -58,8 +58,12 @@ def _places(problem: Problem, classes: Sequence[int]) -> list[_Place]:
     return places
 
 
-def fillings(place: _Place, remaining: tuple[int, ...]) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Every (k per class, ways) a location can take from the remaining counts."""
+def fillings(place: _Place, remaining: tuple[int, ...], work: list[int] | None = None,
+             ) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Every (k per class, ways) a location can take from the remaining counts.
+
+    ``work``: [steps taken, most allowed], shared; TooMany past the most.
+    """
     n = len(remaining)
     rules = place.rules
     # later[t][j]: how many gems of classes j.. belong to rule t (what it can still get).
@@ -73,6 +77,10 @@ def fillings(place: _Place, remaining: tuple[int, ...]) -> Iterator[tuple[tuple[
     sums = [0] * len(rules)
 
     def rec(j: int, left: int, ways: int) -> Iterator[tuple[tuple[int, ...], int]]:
+        if work is not None:
+            work[0] += 1
+            if work[0] > work[1]:
+                raise TooMany
         if j == n:
             if left == 0 and all(sums[t] == rules[t][1] for t in range(len(rules))):
                 yield tuple(k), ways
@@ -101,13 +109,14 @@ def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000)
 
     ``tally``: gem masks whose count at every location is tallied per answer
     (what a new question on that pattern would answer). Raises TooMany when
-    more than ``budget`` states are needed.
+    more than ``budget`` states (or 50 times as many steps finding fillings) are needed.
     """
     classes = tuple(problem.classes(tally))
     places = _places(problem, classes)
     sizes = tuple(c.bit_count() for c in classes)
     memo: list[dict[tuple[int, ...], int]] = [{} for _ in places]
     states = 0
+    work = [0, 50 * budget]  # the steps enumerating fillings, about 50 to a state
 
     def ways_from(i: int, remaining: tuple[int, ...]) -> int:
         nonlocal states
@@ -119,7 +128,7 @@ def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000)
             if states > budget:
                 raise TooMany
             got = 0
-            for k, ways in fillings(places[i], remaining):
+            for k, ways in fillings(places[i], remaining, work):
                 rest = tuple(r - x for r, x in zip(remaining, k, strict=True))
                 got += ways * ways_from(i + 1, rest)
             memo[i][remaining] = got

@@ -1,9 +1,9 @@
 """Estimates where exact counting is out of reach: Knuth's estimator.
 
-A probe walks from the root of the propagating search to a leaf, choosing
-each time uniformly among the places of the branching gem that survive
-propagation, and weighs the distribution it reaches by the product of the
-numbers of choices. The mean weight is an unbiased estimate of the number of
+A probe walks from the root of the propagating search to a leaf, filling one
+location at a time with a set of gems drawn uniformly among those its own
+constraints allow, and weighs the distribution it reaches by the product of
+the numbers of choices (0 at a dead end). The mean weight is an unbiased estimate of the number of
 distributions; the share of weight putting a gem somewhere estimates its
 chance. The error is measured from the weights' sample variance.
 """
@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from math import comb, prod
 
+from .local import local_fillings
 from .search import Searcher, State
 
 
@@ -26,17 +28,51 @@ class Estimate:
 
 
 def probe(searcher: Searcher, root: State, rng: random.Random) -> tuple[float, State | None]:
-    """One random descent: (weight, distribution) or (0.0, None) at a dead end."""
-    state, weight = root, 1.0
-    while True:
-        gem = searcher.branch_gem(state)
-        if gem is None:
+    """One random descent: (weight, distribution) or (0.0, None) at a dead end.
+
+    Location by location (the one with the fewest choices first): a set of
+    gems the location's own constraints allow is drawn uniformly among all
+    such sets, and the weight multiplied by their number.
+    """
+    state: State | None = root
+    weight, filled = 1.0, 0
+    while state is not None:
+        fixed = searcher.fixed(state)
+        best, best_n = None, None
+        for i, p in enumerate(state):
+            if not filled >> i & 1:
+                n = comb(p.bit_count() - fixed[i].bit_count(),
+                         searcher.capacity[i] - fixed[i].bit_count())
+                if best_n is None or n < best_n:
+                    best, best_n = i, n
+        if best is None:
             return weight, state
-        kids = searcher.children(state, gem)
-        if not kids:
+        masks, low, found = local_fillings(state[best], fixed[best], searcher.local[best],
+                                           searcher.capacity[best])
+        ways = [prod(comb(m.bit_count() - lo, x - lo) for m, lo, x in zip(masks, low, k,
+                                                                             strict=True))
+                for k in found]
+        if not ways:
             return 0.0, None
-        weight *= len(kids)
-        state = rng.choice(kids)[1]
+        weight *= sum(ways)
+        k = rng.choices(found, weights=ways)[0]
+        chosen = 0
+        for m, x in zip(masks, k, strict=True):
+            sure = m & fixed[best]
+            chosen |= sure | sum(rng.sample(_bits(m & ~sure), x - sure.bit_count()))
+        state = searcher.propagate([chosen if j == best else q & ~chosen
+                                    for j, q in enumerate(state)])
+        filled |= 1 << best
+    return 0.0, None
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit)
+        mask ^= bit
+    return out
 
 
 def estimate(searcher: Searcher, root: State, samples: int, seed: int = 0) -> Estimate:
