@@ -149,10 +149,10 @@ def import_game(data: dict, *, name: str | None = None) -> Game:
             db.session.add(StandingQuestion(round_id=rid, player_id=players[q["player_id"]].id,
                                             question=q["question"], answer=q["answer"],
                                             version_id=versions[q["version_id"]].id))
-        for t in r["tips"]:
-            db.session.add(StandingTip(round_id=rid, player_id=players[t["player_id"]].id,
-                                       gem=t["gem"], location=t["location"],
-                                       version_id=versions[t["version_id"]].id))
+        for tip in r["tips"]:  # not "t": pybabel would take t["gem"] for a text to translate
+            db.session.add(StandingTip(round_id=rid, player_id=players[tip["player_id"]].id,
+                                       gem=tip["gem"], location=tip["location"],
+                                       version_id=versions[tip["version_id"]].id))
         for x in r["results"]:
             result = RoundResult(round_id=rid, player_id=players[x["player_id"]].id)
             _set(result, x, _RESULT_PUBLIC[1:] + ("correct", "wrong"))

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, has_request_context, render_template, request
+from flask import Flask, g, has_request_context, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ..extensions import db
-from ..i18n import translator
+from ..i18n import translate, translator
 from ..services.errors import ServiceError
 from . import inputs, security
-from .session import current_language, current_viewer
+from .session import browser_language, current_language, current_viewer
 
 STATUS = {"not_found": 404, "forbidden": 403, "invalid": 400, "wrong_state": 409,
           "round_closed": 409, "turn_refused": 422, "rate_limited": 429,
@@ -56,10 +56,13 @@ def init_app(app: Flask) -> None:
         """The database is down or restarting: say so, never a traceback; retry later."""
         db.session.rollback()
         app.logger.warning("database unavailable: %s", exc.__class__.__name__)
-        message = "The database is unavailable for a moment. Please try again shortly."
         if request.path.startswith("/api/"):
+            message = "The database is unavailable for a moment. Please try again shortly."
             body = {"error": {"code": "unavailable", "message": message}}
             return body, 503, {"Retry-After": "30"}
+        g.lang = browser_language()  # the viewer's own setting would need the database
+        message = translate(g.lang, "The database is unavailable for a moment. "
+                                    "Please try again shortly.")
         return render_template("web/error.html", message=message), 503, {"Retry-After": "30"}
 
     @app.errorhandler(404)
@@ -67,4 +70,5 @@ def init_app(app: Flask) -> None:
         if request.path.startswith("/api/"):
             return {"error": {"code": "not_found", "message": "no such API route",
                               "details": None}}, 404
-        return render_template("web/error.html", message="This page does not exist."), 404
+        message = translate(current_language(), "This page does not exist.")
+        return render_template("web/error.html", message=message), 404

@@ -17,7 +17,7 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.utils import cached_property
 from werkzeug.wsgi import LimitedStream
 
-from ..i18n import N_
+from ..i18n import N_, translate
 from ..services.errors import Invalid
 from .session import current_language
 
@@ -109,7 +109,7 @@ def init_app(app: Flask) -> None:
         if request.path.startswith("/api/"):
             message = f"the request body is too large (at most {kib} KiB)"
             return {"error": {"code": "too_large", "message": message, "details": None}}, 413
-        message = (f"Zu viel auf einmal: höchstens {kib} KiB werden angenommen."
-                   if current_language() == "de" else
-                   f"That was too much at once: at most {kib} KiB are accepted.")
+        message = translate(current_language(),
+                            "That was too much at once: at most {kib} KiB are accepted."
+                            ).format(kib=kib)
         return render_template("web/error.html", message=message), 413

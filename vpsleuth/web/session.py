@@ -66,9 +66,16 @@ def current_language() -> str:
         chosen = session.get("lang")
         if chosen not in LANGUAGES and current_viewer() is not None:
             chosen = preferences.site_language(current_viewer())
-        g.lang = chosen if chosen in LANGUAGES else (
-            request.accept_languages.best_match(LANGUAGES) or "en")
+        g.lang = chosen if chosen in LANGUAGES else browser_language()
     return g.lang
+
+
+def browser_language() -> str:
+    """The language chosen in this session, else the browser's best among LANGUAGES,
+    else English: what can be known without the database."""
+    chosen = session.get("lang")
+    return chosen if chosen in LANGUAGES else (
+        request.accept_languages.best_match(LANGUAGES) or "en")
 
 
 def login_required(view):

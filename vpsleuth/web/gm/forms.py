@@ -88,8 +88,8 @@ class NewGameForm(FlaskForm):
                        if e.strip()]
             return explicit(entries, zone, every)
         if not (self.first_deadline.data or "").strip():
-            raise ScheduleError("Give the first deadline (date and time), "
-                                "or choose a list of deadlines.")
+            raise ScheduleError(N_("Give the first deadline (date and time), "
+                                   "or choose a list of deadlines."))
         return weekly(self.first_deadline.data, zone, every)
 
 
