@@ -152,17 +152,23 @@ class Searcher:
                     break
         return best
 
-    def children(self, state: State, gem: int) -> list[tuple[int, State]]:
-        """(location, propagated state) for every place of ``gem`` that does not fail at once."""
-        bit = 1 << gem
-        out = []
-        for i, p in enumerate(state):
-            if p & bit:
-                child = [q if j == i else q & ~bit for j, q in enumerate(state)]
-                got = self.propagate(child)
-                if got is not None:
-                    out.append((i, got))
-        return out
+    def dive(self, state: State, rng: random.Random, seen: State | None = None,
+             ) -> State | None:
+        """A random descent, gem by gem, without going back: a distribution or None.
+
+        With ``seen``, places not yet witnessed for a gem are tried first.
+        """
+        while state is not None:
+            gem = self.branch_gem(state)
+            if gem is None:
+                return state
+            bit = 1 << gem
+            places = [i for i, p in enumerate(state) if p & bit]
+            fresh = [i for i in places if seen is not None and not seen[i] & bit]
+            place = rng.choice(fresh or places)
+            state = self.propagate([q if j == place else q & ~bit
+                                    for j, q in enumerate(state)])
+        return None
 
     def _shape(self, state: State, filled: int, pool: int) -> tuple:
         """What the rest of the search depends on: how many remaining gems have each
@@ -178,18 +184,6 @@ class Searcher:
                    tuple(bool(m & bit) for m in masks))
             counts[sig] = counts.get(sig, 0) + 1
         return filled, tuple(sorted(counts.items()))
-
-    def dive(self, state: State, rng: random.Random) -> State | None:
-        """A random descent, gem by gem, without going back: a distribution or None."""
-        while state is not None:
-            gem = self.branch_gem(state)
-            if gem is None:
-                return state
-            bit = 1 << gem
-            place = rng.choice([i for i, p in enumerate(state) if p & bit])
-            state = self.propagate([q if j == place else q & ~bit
-                                    for j, q in enumerate(state)])
-        return None
 
     def solve(self, state: State, rng: random.Random) -> State | None:
         """One complete distribution below ``state`` (None: there is none).
@@ -248,7 +242,7 @@ def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
     seen = [0] * len(root or ())
     idle = 0
     while root is not None and idle < 4:  # cheap witnesses first: random dives
-        leaf = searcher.dive(root, rng)
+        leaf = searcher.dive(root, rng, seen)
         idle += 1
         for j, p in enumerate(leaf or ()):
             if p & ~seen[j]:
