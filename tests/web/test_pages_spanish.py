@@ -21,7 +21,7 @@ import pytest
 from conftest import GM_EMAIL, GM_PLAYERS
 
 from vpsleuth.extensions import db
-from vpsleuth.services import games, resolution, turns
+from vpsleuth.services import games, lobby, resolution, turns
 from vpsleuth.web.feeds import feed_token
 
 # The same in every language: the brand, and words of the turn language that
@@ -103,11 +103,12 @@ def report(found: dict[str, set[str]]) -> str:
 @pytest.fixture
 def played(gm_running_game):
     """The GM's "Emerald" after round 1 (Ada asked and tipped, Bob sent nothing);
-    Ada's turn for round 2 is in."""
+    Ada's turn for round 2 is in; the game is listed as open to join."""
     ada = games.find_player(gm_running_game, "Ada")
     turns.submit_turn(ada, "QUESTION E blue opal\nTIP A RD1, BP2", channel="web")
     resolution.resolve_round(gm_running_game)
     turns.submit_turn(ada, "TIP A RD1", channel="email")
+    lobby.set_listing(gm_running_game, open_to_join=True, max_players=5, actor=GM_EMAIL)
     return gm_running_game
 
 
@@ -115,15 +116,17 @@ def player_pages(game) -> list[str]:
     ada = games.find_player(game, "Ada")
     base = f"/games/{game.id}"
     token = feed_token(ada)
-    return ["/", "/settings", "/games/open", base, base + "/turn", base + "/sheet",
-            base + "/rounds", base + "/rounds/1", base + "/standings",
+    return ["/", "/settings", "/games/open", f"/games/open/{game.id}", "/practice", base,
+            base + "/turn", base + "/sheet", base + "/rounds", base + "/rounds/1",
+            base + "/standings",
             f"{base}/feed.atom?token={token}", f"{base}/calendar.ics?token={token}"]
 
 
 def gm_pages(game) -> list[str]:
     base = f"/gm/games/{game.id}"
     return ["/gm/", "/gm/games/new", base, base + "/board", base + "/turn",
-            base + "/distribution", base + "/audit", "/gm/outbox", "/gm/tokens"]
+            base + "/distribution", base + "/audit", "/gm/outbox", "/gm/tokens",
+            "/games/open"]
 
 
 @pytest.mark.parametrize("lang", ["de", "es"])

@@ -2,46 +2,30 @@
 
 The pages show a moment in the reader's (or the game's) time zone with the
 locale's own month and weekday names: "Sun 6 Dec 2026, 20:00 CET",
-"So. 6. Dez. 2026, 20:00 MEZ", "dom 6 dic 2026, 20:00 CET". Mails and reports
-keep schedule.format_deadline, which is theirs.
+"So. 6. Dez. 2026, 20:00 MEZ", "dom 6 dic 2026, 20:00 CET", as the mails
+write them (vpsleuth/dates.py); time left in the locale's plural forms.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from babel.dates import format_date, format_datetime
+from babel.dates import format_date
 from babel.numbers import format_decimal
 
+from ..dates import deadline_text, locale_of
 from ..i18n import ntranslate, translate
-from ..schedule import ScheduleError, to_local
+from ..schedule import ScheduleError
 
-LOCALES = {"en": "en_GB", "de": "de_DE", "es": "es_ES"}
-_PATTERNS = {"de": "EEE d. MMM y, HH:mm"}
-_PATTERN = "EEE d MMM y, HH:mm"
-_ZONE_NAMES = {"de": {"CET": "MEZ", "CEST": "MESZ"}}
-
-
-def locale_of(lang: str) -> str:
-    return LOCALES.get(lang, "en_GB")
+__all__ = ["day_text", "moment_text", "number_text", "short_time_left", "time_left"]
 
 
 def moment_text(moment: datetime, timezone: str, lang: str = "en") -> str:
-    """``moment`` in ``timezone`` (UTC when unknown), in the words of ``lang``."""
+    """``moment`` in ``timezone`` (UTC when unknown), as mails write a deadline."""
     try:
-        local = to_local(moment, timezone)
+        return deadline_text(moment, timezone, lang)
     except ScheduleError:
-        local = to_local(moment, "UTC")
-    text = format_datetime(local, _PATTERNS.get(lang, _PATTERN), tzinfo=local.tzinfo,
-                           locale=locale_of(lang))
-    return f"{text} {_zone_name(local, lang)}"
-
-
-def _zone_name(local: datetime, lang: str) -> str:
-    """The zone's own abbreviation (CET, JST, UTC), German MEZ/MESZ for CET/CEST as
-    German readers know them (Babel's own names vary by locale: "+0900", "GMT-5")."""
-    name = local.tzname() or "UTC"
-    return _ZONE_NAMES.get(lang, {}).get(name, name)
+        return deadline_text(moment, "UTC", lang)
 
 
 def day_text(day: date, lang: str = "en") -> str:
