@@ -7,18 +7,24 @@ mail code that renders reports needs no change to carry the section.
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, current_app
 
 from ..models import Game
 from ..rules import Question
 
 
-def final_story(game: Game, lang: str = "en") -> dict:
+def final_story(game: Game, lang: str = "en") -> dict | None:
     """What the partial templates show: the story with question texts in ``lang``.
 
     Only the final report includes it, so the tips' part is told (the game has ended).
+    None unless STORY_IN_FINAL_REPORT is on: the story is computed while the last
+    round resolves, and the deadline job must not wait on a slow engine; the mail
+    then links the story page, which computes it on demand.
     """
     from ..services import story
+
+    if not current_app.config.get("STORY_IN_FINAL_REPORT"):
+        return None
 
     told = story.tell(game, with_tips=True)
 
