@@ -8,10 +8,11 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, IntegerField, StringField, TextAreaField
 from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional
 
-from ...i18n import N_
+from ...i18n import N_, translate
 from ...rules import Ruleset
 from ...schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..inputs import MAX_ID
+from ..session import current_language
 
 # Selects are rendered by the templates (web/gm/_macros.html) from these lists;
 # the fields are plain strings checked with AnyOf.
@@ -39,8 +40,10 @@ def _numbers(text: str, what: str) -> list[int]:
     try:
         return [int(p) for p in parts]
     except ValueError:
-        raise ValueError(f"{what} are whole numbers separated by commas, "
-                         f"not {text.strip()!r}") from None
+        lang = current_language()
+        raise ValueError(translate(lang, "{what} are whole numbers separated by commas, "
+                                         "not {text}").format(what=translate(lang, what),
+                                                              text=repr(text.strip()))) from None
 
 
 class NewGameForm(FlaskForm):
@@ -71,14 +74,14 @@ class NewGameForm(FlaskForm):
 
     def ruleset(self) -> Ruleset:
         """The house rules; raises RulesetError or ValueError with a message for the GM."""
-        bonuses = tuple(_numbers(self.bonuses.data, "bonus values"))
+        bonuses = tuple(_numbers(self.bonuses.data, N_("bonus values")))
         return Ruleset(rounds=self.rounds.data, first_bonus_round=self.first_bonus_round.data,
                        bonuses=bonuses, points_right=self.points_right.data,
                        points_wrong=self.points_wrong.data,
                        early_resolution=bool(self.early_resolution.data))
 
     def reminder_hours(self) -> list[int]:
-        return _numbers(self.reminders.data, "reminder times")
+        return _numbers(self.reminders.data, N_("reminder times"))
 
     def schedule(self) -> Schedule:
         """Weekly from a first deadline, or an explicit list; raises ScheduleError."""

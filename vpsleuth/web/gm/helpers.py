@@ -102,7 +102,9 @@ def local_to_utc(text: str, timezone: str) -> datetime:
     try:
         naive = datetime.strptime(text.strip().replace(" ", "T", 1), LOCAL_INPUT)
     except ValueError:
-        raise ScheduleError(f"'{text}' is not a date and time (YYYY-MM-DD HH:MM)") from None
+        raise ScheduleError(translate(current_language(),
+                                      "'{text}' is not a date and time (YYYY-MM-DD HH:MM)"
+                                      ).format(text=text)) from None
     return naive.replace(tzinfo=ZoneInfo(timezone), fold=0).astimezone(UTC)
 
 
