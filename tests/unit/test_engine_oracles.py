@@ -9,7 +9,15 @@ from cpsat_oracle import cpsat_enumerate, cpsat_possible
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vpsleuth.engine import Answered, analyse, legal_questions, possible_places
+from vpsleuth.engine import (
+    Answered,
+    analyse,
+    answer_chances,
+    best_questions,
+    information,
+    legal_questions,
+    possible_places,
+)
 from vpsleuth.rules import GEMS, deal
 
 QUESTIONS = legal_questions()
@@ -59,3 +67,19 @@ def test_at_least_the_true_deal_is_counted(seed, n):
     assert all(analysis.chances[g][truth[g]] > 0 for g in GEMS) or not analysis.chances_exact
     assert set(analysis.certain()) <= set(GEMS)
     assert all(truth[g] == loc for g, loc in analysis.certain().items())
+
+
+def test_best_questions_rank_by_expected_bits_and_a_solved_record_reveals_nothing():
+    truth, record = record_from_deal(8, 100)
+    analysis = analyse(record)
+    ranked = best_questions(record, 5, analysis=analysis)
+    bits = [b for _, b in ranked]
+    assert bits == sorted(bits, reverse=True) and bits[0] > 0
+    assert all(information(q, analysis) <= bits[0] + 1e-12 for q in QUESTIONS[::7])
+    for q, b in ranked:
+        chances = answer_chances(q, analysis)
+        assert sum(chances.values()) == pytest.approx(1) and q.answer(truth) in chances
+        assert information(q, analysis) == pytest.approx(b)
+    _, solved = record_from_deal(8, 400)
+    assert analyse(solved).count == 1
+    assert best_questions(solved, 1)[0][1] == 0

@@ -33,6 +33,7 @@ class Analysis:
     chances_exact: bool
     problem: Problem = field(repr=False, compare=False)
     estimate: Estimate | None = field(default=None, repr=False, compare=False)
+    tallies: dict = field(default_factory=dict, repr=False, compare=False)  # answer_chances
 
     def certain(self) -> dict[Gem, str]:
         """The gems with exactly one possible place, and that place."""
@@ -90,8 +91,12 @@ def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
             if cls >> i & 1:
                 chances[gem] = {loc: (result.placed[loc][j] / (size * result.count)
                                       if result.count else 0.0) for loc in locations}
+    listed = None
+    if 0 < result.count <= enumerate_limit:  # kept, so answer_chances reads them exactly
+        leaves = all_solutions(searcher, enumerate_limit)
+        listed = Estimate(float(result.count), 0.0, (1.0,) * len(leaves), tuple(leaves))
     return Analysis(possible, result.count, True, 0.0, _bits(result.count), chances, True,
-                    problem)
+                    problem, listed)
 
 
 def _bits(count: float) -> float:
@@ -143,18 +148,22 @@ def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
     """
     universe = analysis.problem.universe
     mask = universe.mask(question)
-    if analysis.estimate is None:
-        try:
-            result = exact(analysis.problem, tally=(mask,), budget=20_000)
-        except TooMany:
-            searcher = Searcher(analysis.problem)
-            est = estimate(searcher, searcher.root(), 200)
+    est = analysis.estimate
+    if est is None:
+        if mask not in analysis.tallies:  # one DP per pattern serves all seven placeholders
+            try:
+                result = exact(analysis.problem, tally=(mask,), budget=20_000)
+                analysis.tallies[mask] = (result.count, result.answers)
+            except TooMany:
+                searcher = Searcher(analysis.problem)
+                analysis.tallies[mask] = estimate(searcher, searcher.root(), 200)
+        got = analysis.tallies[mask]
+        if isinstance(got, Estimate):
+            est = got
         else:
-            bucket = result.answers.get((mask, question.placeholder), {})
-            return ({a: w / result.count for a, w in sorted(bucket.items())}
-                    if result.count else {})
-    else:
-        est = analysis.estimate
+            count, answers = got
+            bucket = answers.get((mask, question.placeholder), {})
+            return {a: w / count for a, w in sorted(bucket.items())} if count else {}
     where = universe.locations.index(question.placeholder)
     total = sum(est.weights)
     out: dict[int, float] = {}
