@@ -60,6 +60,14 @@ def test_a_resolved_rounds_report_is_served_in_the_asked_language(api, cast):
     assert report["distribution"] is None and report["salt"] is None
     german = api.get(f"/games/{cast.game.id}/rounds/1/report?lang=de", cast["ben"]).get_json()
     assert german["questions"][0]["text"] == "Wie viele blaue Opale hat E?"
+    spanish = api.get(f"/games/{cast.game.id}/rounds/1/report?lang=es", cast["ben"]).get_json()
+    assert spanish["questions"][0]["text"] == "¿Cuántos ópalos azules tiene E?"
+
+
+def test_a_game_master_creates_a_spanish_game_through_the_api(api, cast):
+    response = api.post("/games", cast["gm"], {"name": "Invierno", "language": "es",
+                                               "schedule": WEEKLY})
+    assert response.status_code == 201 and response.get_json()["language"] == "es"
 
 
 def test_the_report_of_a_round_not_yet_resolved_is_404(api, cast):
@@ -144,8 +152,8 @@ BAD_GAMES = [
     ({"name": "X", "schedule": WEEKLY, "rules": {"points_wrong": True}}, "rules.points_wrong",
      "whole number"),
     ({"name": "X", "schedule": WEEKLY, "rules": {"speed": 2}}, "rules.speed", "unknown"),
-    ({"name": "X", "schedule": WEEKLY, "language": "fr"}, "language", "en, de"),
-    ({"name": "X", "schedule": WEEKLY, "language": None}, "language", "en, de"),
+    ({"name": "X", "schedule": WEEKLY, "language": "fr"}, "language", "en, de, es"),
+    ({"name": "X", "schedule": WEEKLY, "language": None}, "language", "en, de, es"),
     ({"name": "X", "schedule": WEEKLY, "rules": None}, "rules", "must be an object"),
     ({"name": "X", "schedule": WEEKLY, "reminder_hours": None}, "reminder_hours", "list"),
     ({"name": "X", "schedule": WEEKLY, "reminder_hours": [0]}, "reminder_hours[0]", "1 to 336"),

@@ -281,7 +281,7 @@ def test_the_report_comes_as_text_as_json_and_in_german(runner, game):
 
     german = ok(runner, "game", "report", "G1", "--language", "de")
     for words in ("Rundenbericht -- Runde 1 von 3", "Wie viele blaue Opale hat E?",
-                  "Ergebnisse", "kein Zug", "Nächster Abgabetermin: Sa 17. Jan 2099"):
+                  "Ergebnisse", "kein Zug", "Nächster Abgabetermin: Sa. 17. Jan. 2099"):
         assert words in german
 
 

@@ -297,7 +297,7 @@ def test_format_deadline_in_english_and_german(moment, zone, lang, text):
 
 
 def test_unsupported_language_is_refused():
-    with pytest.raises(ScheduleError, match="'fr'; use 'en' or 'de'"):
+    with pytest.raises(ScheduleError, match="'fr'; use 'en', 'de' or 'es'"):
         format_deadline(utc(2026, 12, 6, 19), BERLIN, "fr")
 
 

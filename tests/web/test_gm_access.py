@@ -38,6 +38,8 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
         ("GET", f"{g}/board", {}),
         ("POST", f"{g}/deadline", {"deadline": later}),
         ("POST", f"{g}/after-early", {"after_early": "fresh"}),
+        ("POST", f"{g}/bots", {"name": "Robo", "level": "hard"}),
+        ("POST", f"{g}/aid", {"deduction_aid": "on"}),
         ("POST", f"{g}/pause", {}),
         ("POST", f"{g}/resume", {}),
         ("POST", f"{g}/resolve", {"number": "1"}),
@@ -107,7 +109,7 @@ def test_another_gm_gets_404_without_the_name_on_every_page_and_action_of_a_game
     before = snapshot()
     per_game = [r for r in gm_routes(gm_running_game, gm_later())
                 if r[1].startswith("/gm/games/") and not r[1].endswith("/new")]
-    assert len(per_game) == 19
+    assert len(per_game) == 21
     for method, path, data in per_game:
         response = otto.post(path, data) if method == "POST" else otto.get(path)
         assert response.status_code == 404, (method, path)

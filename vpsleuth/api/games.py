@@ -12,6 +12,7 @@ from ..rules import Ruleset, RulesetError
 from ..schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..services import access, games, reports
 from ..services.errors import NotFound
+from ..services.games import LANGUAGES
 from . import bp, inputs
 from .auth import Caller, caller, visible_game
 from .errors import BadInput
@@ -21,7 +22,6 @@ from .serialize import game_detail, game_summary, iso, roles, round_full
 # route at all, answered by the app's JSON 404; ids out of range are also not found here.
 GAME_ID = "<int:game_id>"
 ROUND_NO = "<int:number>"
-LANGUAGES = ("en", "de")
 
 
 def my_roles(who: Caller, game: Game) -> list[str]:

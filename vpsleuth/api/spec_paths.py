@@ -7,7 +7,7 @@ response in the API tests is validated against it.
 from __future__ import annotations
 
 from .inputs import MAX_ID
-from .spec_schemas import ref
+from .spec_schemas import LANGUAGES, ref
 
 _ERRORS = {
     400: ("Invalid", "invalid request: a field is missing, of the wrong type or breaks a rule"),
@@ -38,7 +38,7 @@ PARAMETERS = {
     "RequestId": _param("request_id", "the request's id (see the game's join requests)"),
     "Lang": {"name": "lang", "in": "query", "required": False,
              "description": "language of question texts (default: the game's)",
-             "schema": {"type": "string", "enum": ["en", "de"]}},
+             "schema": {"type": "string", "enum": list(LANGUAGES)}},
     "Confirm": {"name": "confirm", "in": "query", "required": True,
                 "description": "must be yes: looking at the secret is a deliberate act",
                 "schema": {"type": "string", "enum": ["yes"]}},

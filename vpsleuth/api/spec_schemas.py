@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..models import CHANNELS
 from ..rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS
-from ..services.games import EMAIL_PATTERN
+from ..services.games import EMAIL_PATTERN, LANGUAGES
 from .inputs import MAX_ID
 
 GEM_CODES = [g.code for g in GEMS]
@@ -44,7 +44,7 @@ INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
 ID = {"type": "integer", "minimum": 1}
 TIME = {"type": "string", "format": "date-time"}
-LANGUAGE = {"type": "string", "enum": ["en", "de"]}
+LANGUAGE = {"type": "string", "enum": list(LANGUAGES)}
 ONE_LINE = {"type": "string", "pattern": r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
             "description": "one line: no control characters"}
 EMAIL = {"type": "string", "maxLength": 254,

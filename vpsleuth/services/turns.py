@@ -101,10 +101,12 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
+    settle_now = game.practice and channel != "bot"  # read before the commit expires it
     # A plain commit: what the session holds is expired, so whatever it does next
-    # (the next mail of an IMAP poll) reads the game afresh.
+    # (the next mail of an IMAP poll) reads the game afresh (reading game.practice after
+    # it would load the game again and leave that copy stale for the next mail).
     db.session.commit()
-    if game.practice and channel != "bot":  # the bots' turns came in as the round opened
+    if settle_now:  # the bots' turns came in as the round opened
         from .practice import settle
 
         settle(game, now=now)
