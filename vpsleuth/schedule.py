@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
+from .i18n import N_, translate
+
 LOCAL_FORMAT = "%Y-%m-%d %H:%M"  # a "T" between date and time is accepted too
 EXAMPLE_LOCAL = "2026-12-06 20:00"
 EXAMPLE_ZONES = "'Europe/Berlin' or 'America/New_York'"
@@ -43,13 +45,27 @@ _WORDS = {
     "es": ("cada día", "cada {n} días", "a las", "primero", "después"),
 }
 _ZONE_NAMES_DE = {"CET": "MEZ", "CEST": "MESZ"}
-_NOT_BOTH = "Give either a first deadline (weekly) or a list of deadlines, not both."
-_NAIVE_FIRST = "The first deadline is a local wall-clock time; give it without a timezone."
+_NOT_BOTH = N_("Give either a first deadline (weekly) or a list of deadlines, not both.")
+_NAIVE_FIRST = N_("The first deadline is a local wall-clock time; give it without a "
+                  "timezone.")
 _EVERY = re.compile(r"(\d+)\s*(d|days?|w|weeks?)?", re.IGNORECASE)
 
 
 class ScheduleError(ValueError):
-    """A schedule or schedule input that cannot be used; the message is for the game master."""
+    """A schedule or schedule input that cannot be used; the message is for the game master.
+
+    ``ScheduleError(N_("... {name} ..."), name=value)``: ``str()`` is English (CLI, logs),
+    ``text(lang)`` the same through the catalogue of the reader's language (pages, API).
+    """
+
+    def __init__(self, message: str, /, **params: object):
+        self.message_id, self.params = message, params
+        super().__init__(self.text("en"))
+
+    def text(self, lang: str) -> str:
+        """The message in ``lang`` (English where the catalogue has none)."""
+        text = translate(lang, self.message_id)
+        return text.format(**self.params) if self.params else text
 
 
 @dataclass(frozen=True)
@@ -66,13 +82,13 @@ class Schedule:
         every = self.every_days
         if isinstance(every, bool) or not isinstance(every, int) or not 0 < every <= MAX_EVERY_DAYS:
             raise ScheduleError(
-                f"The interval must be a whole number of days from 1 to {MAX_EVERY_DAYS}, "
-                f"not {every!r}."
-            )
+                N_("The interval must be a whole number of days from 1 to {most}, not "
+                   "{every}."), most=MAX_EVERY_DAYS, every=repr(every))
         if self.first is not None and self.deadlines:
             raise ScheduleError(_NOT_BOTH)
         if self.first is None and not self.deadlines:
-            raise ScheduleError(f"Give a first deadline such as '{EXAMPLE_LOCAL}' or a list.")
+            raise ScheduleError(N_("Give a first deadline such as '{example}' or a list."),
+                                example=EXAMPLE_LOCAL)
         if self.first is not None and getattr(self.first, "tzinfo", True) is not None:
             raise ScheduleError(_NAIVE_FIRST)
         # Normalise so equal schedules compare equal and to_json is stable.
@@ -81,8 +97,10 @@ class Schedule:
         for number, (before, after) in enumerate(zip(utc, utc[1:], strict=False), 2):
             if after <= before:
                 raise ScheduleError(
-                    f"Deadline {number} ({format_deadline(after, self.timezone)}) is not after "
-                    f"deadline {number - 1} ({format_deadline(before, self.timezone)})."
+                    N_("Deadline {number} ({after}) is not after deadline {previous} "
+                       "({before})."), number=number, previous=number - 1,
+                    after=format_deadline(after, self.timezone),
+                    before=format_deadline(before, self.timezone)
                 )
 
     def deadline(self, round_number: int, not_before: datetime | None = None) -> datetime:
@@ -123,8 +141,9 @@ class Schedule:
         along with it. Either way the deadline is after the close.
         """
         if after_early not in AFTER_EARLY:
-            raise ScheduleError(f"After an early close the next deadline either keeps the "
-                                f"calendar or is fresh, not {after_early!r}.")
+            raise ScheduleError(N_("After an early close the next deadline either keeps the "
+                                   "calendar or is fresh, not {choice}."),
+                                choice=repr(after_early))
         if after_early == "calendar" or isinstance(round_number, bool) \
                 or not isinstance(round_number, int) or round_number < 2:
             return self.deadline(round_number, not_before=closed_at)
@@ -195,10 +214,10 @@ def explicit(deadlines: list[str | datetime], timezone: str, every_days: int = 7
     Rounds after the last listed deadline follow every ``every_days`` days.
     """
     if not deadlines:
-        raise ScheduleError("The list of deadlines is empty; give at least one.")
+        raise ScheduleError(N_("The list of deadlines is empty; give at least one."))
     moments = []
     for number, item in enumerate(deadlines, 1):
-        local = item if isinstance(item, datetime) else _parse_local(item, f"Deadline {number}: ")
+        local = item if isinstance(item, datetime) else _parse_local(item, number)
         moments.append(local if local.tzinfo else _localize(local, timezone))
     return Schedule(timezone=timezone, every_days=every_days, deadlines=tuple(moments))
 
@@ -212,7 +231,8 @@ def parse_schedule_spec(
     comma-separated list of local times. Give ``first`` or ``deadlines``, not both.
     """
     if not timezone or not timezone.strip():
-        raise ScheduleError(f"A timezone is needed, such as {EXAMPLE_ZONES}.")
+        raise ScheduleError(N_("A timezone is needed, such as {examples}."),
+                            examples=EXAMPLE_ZONES)
     if first and deadlines:
         raise ScheduleError(_NOT_BOTH)
     every_days = 7 if every is None or not every.strip() else _parse_every(every)
@@ -221,7 +241,8 @@ def parse_schedule_spec(
     if deadlines:
         entries = [part.strip() for part in deadlines.split(",") if part.strip()]
         return explicit(entries, timezone.strip(), every_days)
-    raise ScheduleError(f"Give a first deadline such as '{EXAMPLE_LOCAL}' or a list of deadlines.")
+    raise ScheduleError(N_("Give a first deadline such as '{example}' or a list of deadlines."),
+                        example=EXAMPLE_LOCAL)
 
 
 def to_local(moment: datetime, timezone: str) -> datetime:
@@ -251,15 +272,19 @@ def utcnow() -> datetime:
 def _zone(name: str) -> ZoneInfo:
     """The zone called ``name``, or a ScheduleError that names it and suggests one."""
     if not isinstance(name, str):
-        raise ScheduleError(f"A timezone is a name such as {EXAMPLE_ZONES}, not {name!r}.")
+        raise ScheduleError(N_("A timezone is a name such as {examples}, not {name}."),
+                            examples=EXAMPLE_ZONES, name=repr(name))
     try:
         return ZoneInfo(name)
     except (KeyError, ValueError, OSError):
         close = difflib.get_close_matches(name, available_timezones(), n=1)
-        hint = f" Did you mean '{close[0]}'?" if close else ""
-        raise ScheduleError(
-            f"Unknown timezone '{name}'.{hint} Use an IANA name such as {EXAMPLE_ZONES}."
-        ) from None
+        if close:
+            raise ScheduleError(
+                N_("Unknown timezone '{name}'. Did you mean '{close}'? Use an IANA name such "
+                   "as {examples}."), name=name, close=close[0], examples=EXAMPLE_ZONES
+            ) from None
+        raise ScheduleError(N_("Unknown timezone '{name}'. Use an IANA name such as "
+                               "{examples}."), name=name, examples=EXAMPLE_ZONES) from None
 
 
 def _localize(local: datetime, timezone: str) -> datetime:
@@ -281,22 +306,26 @@ def _as_utc(moment: datetime, number: int) -> datetime:
     return moment.astimezone(UTC)
 
 
-def _parse_local(text: str, where: str = "") -> datetime:
+def _parse_local(text: str, where: int | None = None) -> datetime:
     try:
         return datetime.strptime(str(text).strip().replace("T", " ", 1), LOCAL_FORMAT)
     except ValueError:
+        if where is not None:
+            raise ScheduleError(
+                N_("Deadline {number}: '{text}' is not a date and time; expected YYYY-MM-DD "
+                   "HH:MM, e.g. '{example}'."), number=where, text=text, example=EXAMPLE_LOCAL
+            ) from None
         raise ScheduleError(
-            f"{where}'{text}' is not a date and time; "
-            f"expected YYYY-MM-DD HH:MM, e.g. '{EXAMPLE_LOCAL}'."
-        ) from None
+            N_("'{text}' is not a date and time; expected YYYY-MM-DD HH:MM, e.g. "
+               "'{example}'."), text=text, example=EXAMPLE_LOCAL) from None
 
 
 def _parse_every(text: str) -> int:
     match = _EVERY.fullmatch(text.strip())
     if match is None:
         raise ScheduleError(
-            f"'{text}' is not an interval; write days like '7d' or '7', or weeks like '1w'."
-        )
+            N_("'{text}' is not an interval; write days like '7d' or '7', or weeks like "
+               "'1w'."), text=text)
     unit = (match.group(2) or "d").lower()
     return int(match.group(1)) * (7 if unit.startswith("w") else 1)
 

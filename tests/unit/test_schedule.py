@@ -331,3 +331,22 @@ def test_utcnow_is_aware_utc_and_current():
     now = utcnow()
     assert now.tzinfo is UTC
     assert abs(now - datetime.now(UTC)) < timedelta(seconds=5)
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", "Unknown timezone 'Europe/Berln'. Did you mean 'Europe/Berlin'?"),
+    ("de", "Unbekannte Zeitzone „Europe/Berln“. Meintest du „Europe/Berlin“?"),
+    ("es", "Zona horaria desconocida «Europe/Berln». ¿Querías decir «Europe/Berlin»?"),
+])
+def test_a_schedule_error_is_said_in_the_readers_language(lang, words):
+    with pytest.raises(ScheduleError) as caught:
+        weekly("2026-12-06 20:00", "Europe/Berln")
+    assert caught.value.text(lang).startswith(words)
+    assert str(caught.value).startswith("Unknown timezone 'Europe/Berln'.")  # CLI and logs
+
+
+def test_a_bad_deadline_in_a_list_names_its_number_in_german():
+    with pytest.raises(ScheduleError) as caught:
+        explicit(["2026-12-06 20:00", "soon"], BERLIN)
+    assert caught.value.text("de").startswith("Abgabetermin 2: „soon“ ist kein Datum")
+    assert str(caught.value).startswith("Deadline 2: 'soon' is not a date and time")

@@ -145,7 +145,7 @@ def _schedule(value) -> Schedule:
         return explicit([inputs.schedule_time(d, f"schedule.deadlines[{i}]")
                          for i, d in enumerate(items)], timezone, every)
     except ScheduleError as exc:
-        raise BadInput("schedule", str(exc)) from None
+        raise BadInput("schedule", exc.message_id, **exc.params) from None
 
 
 _RULE_RANGES = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right": (1, 99),

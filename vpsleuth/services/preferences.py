@@ -27,7 +27,7 @@ def update_preferences(player: Player, *, wants_round_mail: bool, wants_reminder
         try:
             to_local(utcnow(), zone)
         except ScheduleError as exc:
-            raise Invalid(str(exc)) from None
+            raise Invalid(exc.message_id, **exc.params) from None
     player.wants_round_mail = bool(wants_round_mail)
     player.wants_reminders = bool(wants_reminders)
     player.wants_confirmations = bool(wants_confirmations)

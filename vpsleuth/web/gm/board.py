@@ -47,7 +47,7 @@ def extend(game_id: int):
     try:
         deadline = local_to_utc(form.deadline.data, game.timezone)
     except ScheduleError as exc:
-        form.deadline.errors = [str(exc)]
+        form.deadline.errors = [exc.text(current_language())]
         return _board(game, 400, form)
     try:
         round_ = gm.move_deadline(game, deadline, actor=actor())

@@ -60,7 +60,7 @@ def new_game():
         try:
             schedule = form.schedule()
         except ScheduleError as exc:
-            errors["schedule"] = str(exc)
+            errors["schedule"] = exc.text(current_language())
         try:
             listing = listing_input()
         except ValueError as exc:
