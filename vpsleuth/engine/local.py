@@ -94,13 +94,14 @@ def gem_fillings(may: int, sure: int, rules: tuple[tuple[int, int], ...], capaci
     masks, _, found = local_fillings(may, sure, rules, capacity)
     for index in order if order is not None else range(len(found)):
         choices = [[sure & m | sum(extra) for extra in
-                    combinations(_bits(m & ~sure), x - (sure & m).bit_count())]
+                    combinations(bits(m & ~sure), x - (sure & m).bit_count())]
                    for m, x in zip(masks, found[index], strict=True)]
         for picked in product(*choices):
             yield sum(picked)
 
 
-def _bits(mask: int) -> list[int]:
+def bits(mask: int) -> list[int]:
+    """The single-gem masks of ``mask``, lowest first."""
     out = []
     while mask:
         bit = mask & -mask

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from math import comb, prod
 
-from .local import local_fillings
+from .local import bits, local_fillings
 from .search import Searcher, State
 
 
@@ -38,13 +38,7 @@ def probe(searcher: Searcher, root: State, rng: random.Random) -> tuple[float, S
     weight, filled = 1.0, 0
     while state is not None:
         fixed = searcher.fixed(state)
-        best, best_n = None, None
-        for i, p in enumerate(state):
-            if not filled >> i & 1:
-                n = comb(p.bit_count() - fixed[i].bit_count(),
-                         searcher.capacity[i] - fixed[i].bit_count())
-                if best_n is None or n < best_n:
-                    best, best_n = i, n
+        best = searcher.tightest(state, fixed, filled)
         if best is None:
             return weight, state
         masks, low, found = local_fillings(state[best], fixed[best], searcher.local[best],
@@ -59,20 +53,11 @@ def probe(searcher: Searcher, root: State, rng: random.Random) -> tuple[float, S
         chosen = 0
         for m, x in zip(masks, k, strict=True):
             sure = m & fixed[best]
-            chosen |= sure | sum(rng.sample(_bits(m & ~sure), x - sure.bit_count()))
+            chosen |= sure | sum(rng.sample(bits(m & ~sure), x - sure.bit_count()))
         state = searcher.propagate([chosen if j == best else q & ~chosen
                                     for j, q in enumerate(state)])
         filled |= 1 << best
     return 0.0, None
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        bit = mask & -mask
-        out.append(bit)
-        mask ^= bit
-    return out
 
 
 def estimate(searcher: Searcher, root: State, samples: int, seed: int = 0) -> Estimate:

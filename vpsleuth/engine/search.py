@@ -72,6 +72,17 @@ class Searcher:
             after |= state[i]
         return out
 
+    def tightest(self, state: State, fixed: list[int], filled: int) -> int | None:
+        """The unfilled location with the fewest ways to fill it (None: all filled)."""
+        best, best_n = None, None
+        for i, p in enumerate(state):
+            if not filled >> i & 1:
+                n = comb(p.bit_count() - fixed[i].bit_count(),
+                         self.capacity[i] - fixed[i].bit_count())
+                if best_n is None or n < best_n:
+                    best, best_n = i, n
+        return best
+
     def propagate(self, state: State) -> State | None:
         """Narrow ``state`` (a copy is returned) to a fixpoint; None on contradiction.
 
@@ -292,13 +303,7 @@ def all_solutions(searcher: Searcher, limit: int) -> list[State]:
         if state is None:
             return
         fixed = searcher.fixed(state)
-        best, best_n = None, None
-        for i, p in enumerate(state):
-            if not filled >> i & 1:
-                n = comb(p.bit_count() - fixed[i].bit_count(),
-                         searcher.capacity[i] - fixed[i].bit_count())
-                if best_n is None or n < best_n:
-                    best, best_n = i, n
+        best = searcher.tightest(state, fixed, filled)
         if best is None:
             out.append(state)
             if len(out) > limit:
