@@ -126,7 +126,7 @@ def gm_pages(game) -> list[str]:
     base = f"/gm/games/{game.id}"
     return ["/gm/", "/gm/games/new", base, base + "/board", base + "/turn",
             base + "/distribution", base + "/audit", "/gm/outbox", "/gm/tokens",
-            "/games/open"]
+            "/games/open", f"/games/{game.id}/story"]  # the GM reads the story at any time
 
 
 @pytest.mark.parametrize("lang", ["de", "es"])

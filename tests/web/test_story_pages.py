@@ -212,3 +212,14 @@ def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told, 
     assert "THE GAME TOLD AFTERWARDS" in final.body_text
     assert "RD1 at B, Round 1: B red diamond = 3" in final.body_text
     assert f"/games/{game.id}/story" in final.body_html
+
+
+def test_the_story_writes_its_bits_with_the_readers_decimal_mark(told, gm_web_as):
+    game, _ = told
+    gm = gm_web_as(GM)
+    english = page(gm, game)[1]
+    gm.get("/lang/de")
+    german = page(gm, game)[1]
+    start = re.search(r"At the start (\d+)\.(\d) bits", english)
+    assert start, "the English page writes the start bits with a decimal point"
+    assert f"{start[1]},{start[2]} Bit" in german  # 101,5 Bit: Babel's German decimal comma

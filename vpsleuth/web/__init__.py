@@ -20,6 +20,9 @@ def init_app(app: Flask) -> None:
     """Input limits, security, the blueprints, and what every template can use."""
     inputs.init_app(app)  # first: the id converter must be in place before any route
     security.init_app(app)
+    from .dates import decimal
+
+    app.jinja_env.filters["decimal"] = decimal  # numbers in pages and mails, by locale
     from .auth import bp as auth_bp
     from .docs import bp as docs_bp
     from .health import bp as health_bp

@@ -12,12 +12,13 @@ from datetime import date, datetime, timedelta
 
 from babel.dates import format_date
 from babel.numbers import format_decimal
+from jinja2 import pass_context
 
 from ..dates import deadline_text, locale_of
 from ..i18n import ntranslate, translate
 from ..schedule import ScheduleError
 
-__all__ = ["day_text", "moment_text", "number_text", "short_time_left", "time_left"]
+__all__ = ["day_text", "decimal", "moment_text", "number_text", "short_time_left", "time_left"]
 
 
 def moment_text(moment: datetime, timezone: str, lang: str = "en") -> str:
@@ -31,6 +32,14 @@ def moment_text(moment: datetime, timezone: str, lang: str = "en") -> str:
 def day_text(day: date, lang: str = "en") -> str:
     """A calendar day: "30 Nov 2026", "30.11.2026", "30 nov 2026"."""
     return format_date(day, "medium", locale=locale_of(lang))
+
+
+@pass_context
+def decimal(context, number: float, places: int = 1) -> str:
+    """Template filter ``x|decimal(2)``: ``places`` decimals in the template's ``lang``
+    (101.5 / 101,5), for pages and mails alike."""
+    return format_decimal(number, format="#,##0." + "0" * places,
+                          locale=locale_of(context.get("lang", "en")))
 
 
 def number_text(number: float, lang: str = "en") -> str:
