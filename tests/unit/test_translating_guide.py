@@ -30,8 +30,10 @@ def test_every_file_the_guide_names_exists():
     paths |= {line.split()[0].replace("<lang>", "es") for line in
               GUIDE.split("```text", 1)[1].split("```", 1)[0].strip().splitlines()}
     # French is the guide's example of a language still to add: its files are to be made.
+    # The lock file is made by the first translations command and is not in git.
     missing = sorted(p for p in paths if not re.search(r"[/.]fr[/.]", p)
-                     and not (ROOT / p).exists())
+                     and p != "vpsleuth/translations/.lock" and not (ROOT / p).exists())
+    assert "vpsleuth/translations/.lock" in (ROOT / ".gitignore").read_text()
     assert not missing
     assert {"babel.cfg", "vpsleuth/catalogue.py", "vpsleuth/orders/parser.py",
             "vpsleuth/rules/gems.py", "vpsleuth/orders/signoff.py"} <= paths
