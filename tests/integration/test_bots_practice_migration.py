@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from flask_migrate import downgrade, upgrade
+from old_rows import old_game
 from sqlalchemy import inspect, text
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 
 BEFORE, REVISION = "d4f0c0de0004", "e5f0c0de0005"
-GAME = ("INSERT INTO game (id, name, state, language, timezone, schedule_json, rounds, "
-        "first_bonus_round, bonuses, points_right, points_wrong, early_resolution, "
-        "created_at) VALUES (1, 'Old', 'running', 'en', 'UTC', '{}', 12, 5, '3,2,1', 1, -2, "
-        "false, '2026-01-01 00:00:00')")
 PLAYER = ("INSERT INTO player (id, game_id, name, email, language, active, wants_round_mail, "
           "wants_reminders, wants_confirmations, joined_at) VALUES (1, 1, 'Ada', "
           "'ada@example.org', 'en', true, true, true, true, '2026-01-01 00:00:00')")
@@ -23,7 +20,7 @@ def test_old_games_are_real_and_old_players_human_and_downgrade_drops_both(empty
     with app.app_context():
         upgrade(revision=BEFORE)
         with db.engine.begin() as conn:
-            conn.execute(text(GAME))
+            conn.execute(text(old_game()))
             conn.execute(text(PLAYER))
         upgrade(revision=REVISION)
         with db.engine.connect() as conn:

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 from flask_migrate import downgrade, upgrade
+from old_rows import old_game
 from sqlalchemy import inspect, text
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 
 BEFORE, REVISION = "e5f0c0de0005", "f6f0c0de0006"
-GAME = ("INSERT INTO game (id, name, state, language, timezone, schedule_json, rounds, "
-        "first_bonus_round, bonuses, points_right, points_wrong, early_resolution, "
-        "created_at) VALUES (1, 'Old', 'running', 'en', 'UTC', '{}', 12, 5, '3,2,1', 1, -2, "
-        "false, '2026-01-01 00:00:00')")
 
 
 def test_games_from_before_the_upgrade_have_the_aid_off_and_downgrade_drops_it(empty_url):
@@ -20,7 +17,7 @@ def test_games_from_before_the_upgrade_have_the_aid_off_and_downgrade_drops_it(e
     with app.app_context():
         upgrade(revision=BEFORE)
         with db.engine.begin() as conn:
-            conn.execute(text(GAME))
+            conn.execute(text(old_game()))
         upgrade(revision=REVISION)
         with db.engine.connect() as conn:
             aid = conn.execute(text("SELECT deduction_aid FROM game WHERE id = 1")).scalar()

@@ -8,6 +8,7 @@ neither, or only a turn the GM entered, stays invited.
 from __future__ import annotations
 
 from flask_migrate import downgrade, upgrade
+from old_rows import old_game
 from sqlalchemy import text
 
 from vpsleuth import create_app
@@ -15,10 +16,7 @@ from vpsleuth.extensions import db
 
 BEFORE, REVISION = "3e9d7b1c5a62", "a1f0c0de0001"
 ROWS = [
-    "INSERT INTO game (id, name, state, language, timezone, schedule_json, rounds, "
-    "first_bonus_round, bonuses, points_right, points_wrong, early_resolution, created_at) "
-    "VALUES (1, 'G', 'running', 'en', 'UTC', '{}', 12, 5, '3,2,1', 1, -2, false, "
-    "'2026-01-01 00:00:00')",
+    old_game("G"),
     *(f"INSERT INTO player (id, game_id, name, email, language, active, joined_at) VALUES "
       f"({i}, 1, '{name}', '{name.lower()}@example.org', 'en', true, '2026-01-01 00:00:00')"
       for i, name in enumerate(["Ada", "Ben", "Cy", "Dee", "Eve"], start=1)),

@@ -10,6 +10,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask_migrate import downgrade, upgrade
+from old_rows import old_game
 from sqlalchemy import text
 
 from vpsleuth import create_app
@@ -44,11 +45,7 @@ def test_every_earlier_revision_upgrades_to_the_newest_with_its_data(empty_url):
             downgrade(revision="base")
             upgrade(revision=older)
             with db.engine.begin() as conn:
-                conn.execute(text(
-                    "INSERT INTO game (name, state, language, timezone, schedule_json, rounds, "
-                    "first_bonus_round, bonuses, points_right, points_wrong, early_resolution, "
-                    "created_at) VALUES ('Old game', 'setup', 'en', 'UTC', '{}', 12, 5, "
-                    "'3,2,1', 1, -2, false, '2026-01-01 00:00:00')"))
+                conn.execute(text(old_game("Old game", "setup")))
                 game_id = conn.execute(text("SELECT id FROM game")).scalar_one()
                 conn.execute(text(
                     "INSERT INTO player (game_id, name, email, language, active, joined_at) "
