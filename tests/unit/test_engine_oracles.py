@@ -31,7 +31,7 @@ def record_from_deal(seed: int, n: int) -> tuple[object, list[Answered]]:
     return truth, [Answered(q, q.answer(truth)) for q in asked]
 
 
-@pytest.mark.parametrize(("seed", "n"), [(3, 90), (4, 130)])
+@pytest.mark.parametrize(("seed", "n"), [(7, 4), (8, 20), (9, 45), (3, 90), (4, 130)])
 def test_possible_places_are_the_cells_cp_sat_finds_feasible(seed, n):
     _, record = record_from_deal(seed, n)
     assert possible_places(record) == cpsat_possible(record)

@@ -11,9 +11,10 @@ from vpsleuth.rules import ATTRIBUTES, PLACEHOLDERS, Gem, Question, make_questio
 
 from .exact import TooMany, exact
 from .model import GAME, Problem, Universe
+from .possible import possible_masks
 from .record import Answered
 from .sampling import Estimate, estimate
-from .search import Searcher, State, TooManySolutions, all_solutions, possible_masks
+from .search import Searcher, State, TooManySolutions, all_solutions
 
 
 @dataclass(frozen=True)

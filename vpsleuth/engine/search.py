@@ -10,7 +10,6 @@ leave ``L``; when only ``a`` may be there, they are fixed there.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from math import comb
 
 from .local import gem_fillings, local_fillings, local_support, location_rules
@@ -237,58 +236,6 @@ class Searcher:
                     return got
         failed.add(key)
         return None
-
-
-def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
-    """Per location the gems some whole distribution puts there (None: no distribution).
-
-    First every cell whose forcing fails propagation at once is dropped (to a
-    fixpoint). Then every solution found witnesses all its cells; a cell not
-    yet witnessed is searched for with the gem forced there, and dropped when
-    none exists. The searches share what they learnt failing.
-    """
-    rng = random.Random(seed)
-    root = searcher.root()
-    failed: set = set()
-    seen = [0] * len(root or ())
-    idle = 0
-    while root is not None and idle < 4:  # cheap witnesses first: random dives
-        leaf = searcher.dive(root, rng, seen)
-        idle += 1
-        for j, p in enumerate(leaf or ()):
-            if p & ~seen[j]:
-                seen[j] |= p
-                idle = 0
-    while root is not None:
-        todo = [(i, p & ~seen[i]) for i, p in enumerate(root) if p & ~seen[i]]
-        if not todo:
-            return seen
-        dropped = False
-        for i, cells in todo:
-            while cells:
-                bit = cells & -cells
-                cells ^= bit
-                if not root[i] & bit or seen[i] & bit:
-                    continue
-                start = searcher.propagate([q if j == i else q & ~bit
-                                            for j, q in enumerate(root)])
-                if start is None:
-                    root[i] &= ~bit
-                    dropped = True
-        if dropped:
-            root = searcher.propagate(root)
-            continue
-        i, cells = todo[0]
-        bit = cells & -cells
-        start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
-        found = searcher._fill(start, 0, failed, rng) if start is not None else None
-        if found is None:
-            root[i] &= ~bit
-            root = searcher.propagate(root)
-            continue
-        for j, p in enumerate(found):
-            seen[j] |= p
-    return None
 
 
 class TooManySolutions(Exception):

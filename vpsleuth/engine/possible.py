@@ -1,0 +1,168 @@
+"""The exact possible places, and more witnesses from one by exchanging gems.
+
+A cell (gem, location) is possible when some whole distribution puts the gem
+there: every distribution found witnesses its 36 cells, a cell nobody
+witnessed is searched for with the gem forced there, and dropped when the
+search fails.
+
+Gems changing places so that no answer changes give witnesses for free.
+
+A whole distribution stays consistent when gems move such that at every
+location each asked pattern counts as many gems as before (the capacities
+stay met as every move is an exchange). Gem ``h`` at ``a`` and ``g`` at ``b``
+may swap when they look alike to every pattern asked at ``a`` and at ``b``.
+Around three locations, ``h`` goes from ``a`` to ``b`` in place of ``g``,
+``g`` to ``c`` in place of ``f``, ``f`` to ``a`` in place of ``h``: each must
+look, where it arrives, like the gem it replaces, and ``f`` like ``h`` at ``a``.
+
+Every distribution reached is a witness: each of its cells is possible. Early
+in a game almost every possible cell is a few exchanges away from the first
+witness, which spares a search per cell.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .search import Searcher, State
+
+
+class Swapper:
+    """Per location, each gem's signature: the patterns asked there that hold it."""
+
+    def __init__(self, searcher: Searcher):
+        self.n = searcher.n
+        self.size = len(searcher.locations)
+        asked: list[list[int]] = [[] for _ in range(self.size)]
+        for where, mask, _ in searcher.rules:
+            # rules over several locations follow from those over one; capacities hold
+            if where.bit_count() == 1 and mask != searcher.full:
+                asked[where.bit_length() - 1].append(mask)
+        self.sig = [[sum(1 << r for r, m in enumerate(masks) if m >> g & 1)
+                     for g in range(self.n)] for masks in asked]
+
+    def spread(self, solution: State, seen: list[int], rng: random.Random,
+               shuffles: int = 3) -> State:
+        """Mark in ``seen`` every cell of every distribution reached from ``solution``
+        by exchanges aimed at cells not yet seen; ``shuffles`` times a burst of random
+        exchanges moves on when the aimed ones are exhausted. Returns the last one reached."""
+        where = [0] * self.n
+        members: list[list[int]] = [[] for _ in range(self.size)]
+        for i, p in enumerate(solution):
+            seen[i] |= p
+            for g in range(self.n):
+                if p >> g & 1:
+                    where[g] = i
+                    members[i].append(g)
+        for _ in range(shuffles + 1):
+            while self._aimed(where, members, seen):
+                pass
+            self._shuffle(where, members, seen, rng)
+        return [sum(1 << g for g in gems) for gems in members]
+
+    def _move(self, where: list[int], members: list[list[int]], seen: list[int],
+              cycle: list[tuple[int, int]]) -> None:
+        """Move each (gem, to) of ``cycle``: each takes the place of the next one's gem."""
+        old = [(g, where[g]) for g, _ in cycle]
+        for g, a in old:
+            members[a].remove(g)
+        for g, to in cycle:
+            where[g] = to
+            members[to].append(g)
+            seen[to] |= 1 << g
+
+    def _aimed(self, where: list[int], members: list[list[int]], seen: list[int]) -> bool:
+        """One pass over the unseen cells; True when any was reached."""
+        sig, moved = self.sig, False
+        for h in range(self.n):
+            bit = 1 << h
+            for b in range(self.size):
+                a = where[h]
+                if b == a or seen[b] & bit:
+                    continue
+                sa, sb = sig[a][h], sig[b][h]
+                alike = [g for g in members[b] if sig[b][g] == sb]
+                partner = next((g for g in alike if sig[a][g] == sa), None)
+                if partner is not None:
+                    self._move(where, members, seen, [(h, b), (partner, a)])
+                    moved = True
+                    continue
+                cycle = self._cycle(h, a, b, alike, members)
+                if cycle:
+                    self._move(where, members, seen, cycle)
+                    moved = True
+        return moved
+
+    def _cycle(self, h: int, a: int, b: int, alike: list[int],
+               members: list[list[int]]) -> list[tuple[int, int]] | None:
+        sig, sa = self.sig, self.sig[a][h]
+        for g in alike:
+            for c in range(self.size):
+                if c in (a, b):
+                    continue
+                sc = sig[c][g]
+                for f in members[c]:
+                    if sig[c][f] == sc and sig[a][f] == sa:
+                        return [(h, b), (g, c), (f, a)]
+        return None
+
+    def _shuffle(self, where: list[int], members: list[list[int]], seen: list[int],
+                 rng: random.Random, tries: int = 100) -> None:
+        sig, n = self.sig, self.n
+        for _ in range(tries):
+            h, g = divmod(rng.randrange(n * n), n)
+            a, b = where[h], where[g]
+            if a != b and sig[a][h] == sig[a][g] and sig[b][h] == sig[b][g]:
+                self._move(where, members, seen, [(h, b), (g, a)])
+
+
+def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
+    """Per location the gems some whole distribution puts there (None: no distribution).
+
+    First every cell whose forcing fails propagation at once is dropped (to a
+    fixpoint). Then every solution found witnesses all its cells; a cell not
+    yet witnessed is searched for with the gem forced there, and dropped when
+    none exists. The searches share what they learnt failing.
+    """
+    rng = random.Random(seed)
+    root = searcher.root()
+    failed: set = set()
+    seen = [0] * len(root or ())
+    swapper = Swapper(searcher)
+    idle = 0
+    while root is not None and idle < 2:  # cheap witnesses first: random dives
+        leaf = searcher.dive(root, rng, seen)
+        idle += 1
+        if leaf is not None and any(p & ~s for p, s in zip(leaf, seen, strict=True)):
+            swapper.spread(leaf, seen, rng)
+            idle = 0
+    while root is not None:
+        todo = [(i, p & ~seen[i]) for i, p in enumerate(root) if p & ~seen[i]]
+        if not todo:
+            return seen
+        dropped = False
+        for i, cells in todo:
+            while cells:
+                bit = cells & -cells
+                cells ^= bit
+                if not root[i] & bit or seen[i] & bit:
+                    continue
+                start = searcher.propagate([q if j == i else q & ~bit
+                                            for j, q in enumerate(root)])
+                if start is None:
+                    root[i] &= ~bit
+                    dropped = True
+        if dropped:
+            root = searcher.propagate(root)
+            continue
+        i, cells = todo[0]
+        bit = cells & -cells
+        start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
+        found = searcher._fill(start, 0, failed, rng) if start is not None else None
+        if found is None:
+            root[i] &= ~bit
+            root = searcher.propagate(root)
+            continue
+        swapper.spread(found, seen, rng)
+    return None
