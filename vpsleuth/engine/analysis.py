@@ -73,11 +73,14 @@ def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
     gems, locations = universe.gems, universe.locations
     possible = {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
                              if m >> i & 1) for i, g in enumerate(gems)}
+    if masks is not None:
+        problem = problem.narrowed(masks)
+        searcher = Searcher(problem)
     try:
         result = exact(problem, budget=budget)
     except TooMany:
         rough = _estimated(problem, searcher, possible, samples, seed)
-        if rough.count > 10 * enumerate_limit:  # listing would give up: spare the time
+        if rough.count > 3 * enumerate_limit:  # listing would likely give up: spare the time
             return rough
         try:
             leaves = all_solutions(searcher, enumerate_limit)

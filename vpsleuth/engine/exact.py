@@ -109,14 +109,14 @@ def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000)
 
     ``tally``: gem masks whose count at every location is tallied per answer
     (what a new question on that pattern would answer). Raises TooMany when
-    more than ``budget`` states (or 50 times as many steps finding fillings) are needed.
+    more than ``budget`` states (or 20 times as many steps finding fillings) are needed.
     """
     classes = tuple(problem.classes(tally))
     places = _places(problem, classes)
     sizes = tuple(c.bit_count() for c in classes)
     memo: list[dict[tuple[int, ...], int]] = [{} for _ in places]
     states = 0
-    work = [0, 50 * budget]  # the steps enumerating fillings, about 50 to a state
+    work = [0, 20 * budget]  # steps enumerating fillings: a count that succeeds needs fewer
 
     def ways_from(i: int, remaining: tuple[int, ...]) -> int:
         nonlocal states

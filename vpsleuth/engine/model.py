@@ -9,7 +9,7 @@ tests use reduced universes that brute force can check.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from vpsleuth.rules import GEMS, LOCATIONS, NOBODY, Gem, Question
@@ -67,6 +67,16 @@ class Problem:
         for a in answers:
             seen[Constraint(a.question.placeholder, universe.mask(a.question), a.answer)] = None
         return cls(universe, tuple(seen))
+
+    def narrowed(self, possible: Sequence[int]) -> Problem:
+        """The same distributions, with "none of these lie at L" for the gems that
+        ``possible`` (per location, the gems some distribution puts there) rules out.
+        Counting and listing prune with them at once instead of finding them again."""
+        full = (1 << len(self.universe.gems)) - 1
+        out = tuple(Constraint(loc, full & ~mask, 0)
+                    for loc, mask in zip(self.universe.locations, possible, strict=True)
+                    if full & ~mask)
+        return Problem(self.universe, tuple(dict.fromkeys(self.constraints + out)))
 
     def at(self, location: str) -> list[Constraint]:
         return [c for c in self.constraints if c.location == location]

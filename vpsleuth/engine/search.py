@@ -251,7 +251,8 @@ def all_solutions(searcher: Searcher, limit: int) -> list[State]:
             return
         fixed = searcher.fixed(state)
         best = searcher.tightest(state, fixed, filled)
-        if best is None:
+        # The last location left holds what propagation left it: its own rules are met.
+        if best is None or filled | 1 << best == (1 << len(state)) - 1:
             out.append(state)
             if len(out) > limit:
                 raise TooManySolutions
