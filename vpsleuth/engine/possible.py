@@ -25,7 +25,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .search import Searcher, State
+from .bounds import Pigeonholes
+from .search import OutOfSteps, Searcher, State
+
+QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
 
 
 class Swapper:
@@ -121,15 +124,17 @@ def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
     """Per location the gems some whole distribution puts there (None: no distribution).
 
     First every cell whose forcing fails propagation at once is dropped (to a
-    fixpoint). Then every solution found witnesses all its cells; a cell not
-    yet witnessed is searched for with the gem forced there, and dropped when
-    none exists. The searches share what they learnt failing.
+    fixpoint). Then every solution found witnesses all its cells, and those
+    exchanges reach from it; a cell not yet witnessed is searched for with the
+    gem forced there, and dropped when none exists. A search that takes long
+    also counts pigeonholes (bounds.py) at every node. The searches share what
+    they learnt failing.
     """
     rng = random.Random(seed)
     root = searcher.root()
     failed: set = set()
     seen = [0] * len(root or ())
-    swapper = Swapper(searcher)
+    swapper, holes = Swapper(searcher), Pigeonholes(searcher)
     idle = 0
     while root is not None and idle < 2:  # cheap witnesses first: random dives
         leaf = searcher.dive(root, rng, seen)
@@ -159,7 +164,12 @@ def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
         i, cells = todo[0]
         bit = cells & -cells
         start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
-        found = searcher._fill(start, 0, failed, rng) if start is not None else None
+        found = None
+        if start is not None:
+            try:  # most searches end within a few nodes; the others count pigeonholes
+                found = searcher.fill(start, 0, failed, rng, steps=[QUICK])
+            except OutOfSteps:
+                found = searcher.fill(start, 0, failed, rng, check=holes.contradict)
         if found is None:
             root[i] &= ~bit
             root = searcher.propagate(root)

@@ -10,6 +10,7 @@ leave ``L``; when only ``a`` may be there, they are fixed there.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from math import comb
 
 from .local import gem_fillings, local_fillings, local_support, location_rules
@@ -195,17 +196,17 @@ class Searcher:
             counts[sig] = counts.get(sig, 0) + 1
         return filled, tuple(sorted(counts.items()))
 
-    def solve(self, state: State, rng: random.Random) -> State | None:
+    def fill(self, state: State, filled: int, failed: set, rng: random.Random, *,
+             steps: list[int] | None = None,
+             check: Callable[[State], bool] | None = None) -> State | None:
         """One complete distribution below ``state`` (None: there is none).
 
         Fills one location at a time, the one with the fewest choices first,
-        with every set of gems its own constraints allow at once; a set of
-        remaining gems that failed once is not tried again.
+        with every set of gems its own constraints allow at once; a shape of
+        remaining gems in ``failed`` is not tried again. ``steps``: [how many
+        nodes may be visited], counted down, OutOfSteps past it; ``check``: a
+        further test a node fails by (pigeonholes), run at every node.
         """
-        return self._fill(state, 0, set(), rng)
-
-    def _fill(self, state: State, filled: int, failed: set, rng: random.Random,
-              ) -> State | None:
         fixed = self.fixed(state)
         best, best_n = None, None
         pool = 0
@@ -222,6 +223,13 @@ class Searcher:
         key = self._shape(state, filled, pool)
         if key in failed:
             return None
+        if steps is not None:
+            steps[0] -= 1
+            if steps[0] < 0:
+                raise OutOfSteps
+        if check is not None and check(state):
+            failed.add(key)
+            return None
         _, _, found = local_fillings(state[best], fixed[best], self.local[best],
                                      self.capacity[best])
         order = list(range(len(found)))
@@ -231,11 +239,16 @@ class Searcher:
             child = self.propagate([chosen if j == best else q & ~chosen
                                     for j, q in enumerate(state)])
             if child is not None:
-                got = self._fill(child, filled | 1 << best, failed, rng)
+                got = self.fill(child, filled | 1 << best, failed, rng, steps=steps,
+                                check=check)
                 if got is not None:
                     return got
         failed.add(key)
         return None
+
+
+class OutOfSteps(Exception):
+    """A search visited more nodes than it was given."""
 
 
 class TooManySolutions(Exception):
