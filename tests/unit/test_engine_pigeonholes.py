@@ -1,15 +1,18 @@
-"""Pigeonholes: sound on every record a deal answers, and deciding what propagation cannot."""
+"""Pigeonholes and flows: sound on every record a deal answers, and deciding what
+propagation cannot; a bounded search says so instead of waiting."""
 
 from __future__ import annotations
 
 import random
 
+import pytest
 from cpsat_oracle import cpsat_possible
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vpsleuth.engine import Answered, legal_questions, possible_places
+from vpsleuth.engine import Answered, OutOfSteps, legal_questions, possible_places
 from vpsleuth.engine.bounds import Pigeonholes
+from vpsleuth.engine.flow import Flows
 from vpsleuth.engine.model import GAME, Problem
 from vpsleuth.engine.search import Searcher
 from vpsleuth.rules import GEM_BY_CODE, GEMS, Question, deal
@@ -24,6 +27,13 @@ HARD = ("B:G1=0 G:Y3=0 A:Y2=1 D:B=3 B:BP=1 F:2P=0 F:R3=1 F:G2=0 E:GD=1 C:B3=1 B:
         "G:B1=0 A:D=1 E:GP=0 C:GO=0 F:B=1 A:R2=0 G:RO=1 C:G3=0 F:3=1 F:2P=0 G:G1=0 C:Y3=1 "
         "E:D=3 C:Y2=0 C:G2=1 F:B2=0 A:RP=0 E:2O=1 G:G2=0 B:2=1 C:3=2 D:GD=0 B:BO=1 D:2O=1 "
         "F:2O=0 F:B=1 G:B=0 C:RP=0 D:G2=0 D:BD=0 G:3O=0 F:1O=1 G:R=3 E:YP=0 A:BP=0")
+# 58 answers (a third round with answers left out): pearls and red gems, decided only
+# deeper in the search with pigeonholes and flows at every node (seconds, not minutes).
+DEEP = ("G:2D=1 A:2O=1 F:Y3=1 D:D=2 A:BO=2 A:R=1 B:Y1=0 G:3O=0 F:G1=0 E:B1=0 D:1D=1 A:RP=0 "
+        "D:RD=0 F:2D=0 C:R3=0 E:3P=0 G:BP=0 G:BO=0 B:P=3 C:RO=0 G:YO=1 G:G1=1 D:O=0 B:G=2 "
+        "F:G=1 D:3O=0 B:D=1 E:R1=0 E:1P=0 C:3O=0 F:RO=1 B:P=3 C:R2=0 D:B2=1 B:O=1 A:GP=0 "
+        "C:BD=1 E:RO=0 F:1D=0 C:R1=1 G:P=1 F:3O=0 A:R2=1 E:R1=0 C:3P=0 F:P=4 D:G2=1 E:RD=1 "
+        "B:BO=0 B:G=2 F:2O=0 G:RD=2 C:R3=0 B:BD=1 D:2=3 D:YO=0 E:GD=1 F:Y2=0")
 # What rules out BD3 at B: D needs 3 blue pearls or opals, B two, C one (a blue 3),
 # F one (a blue, not a 2, not the 1 diamond): seven of six.
 CORE = "D:B=3 B:BP=1 C:B3=1 F:1D=0 F:B2=0 B:BO=1 F:B=1 D:BD=0"
@@ -48,20 +58,27 @@ def test_seven_needed_of_six_rules_the_cell_out_where_propagation_does_not():
     assert not Pigeonholes(searcher).contradict(forced(searcher, "BD3", "C"))
 
 
-def test_the_hard_record_is_decided_as_cp_sat_decides_it():
-    answers = record(HARD)
+@pytest.mark.parametrize("text", [HARD, DEEP])
+def test_the_hard_records_are_decided_as_cp_sat_decides_them(text):
+    answers = record(text)
     assert possible_places(answers) == cpsat_possible(answers)
+
+
+def test_a_bounded_search_gives_up_rather_than_waits():
+    with pytest.raises(OutOfSteps):
+        possible_places(record(DEEP), steps=3)
+    assert possible_places(record(HARD), steps=200) == cpsat_possible(record(HARD))
 
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(0, 150))
-def test_no_pigeonhole_ever_refutes_the_true_deal(seed, n):
+def test_no_pigeonhole_and_no_flow_ever_refutes_the_true_deal(seed, n):
     truth, rng = deal(seed=seed), random.Random(seed)
     searcher = Searcher(Problem.of([Answered(q, q.answer(truth))
                                     for q in rng.sample(QUESTIONS, n)]))
-    holes = Pigeonholes(searcher)
-    assert not holes.contradict(searcher.root())
     gem = rng.choice(GEMS)
-    assert not holes.contradict(forced(searcher, gem.code, truth[gem]))
     whole = [sum(1 << i for i, g in enumerate(GEMS) if truth[g] == loc) for loc in GAME.locations]
-    assert not holes.contradict(whole)
+    for check in (Pigeonholes(searcher), Flows(searcher)):
+        assert not check.contradict(searcher.root())
+        assert not check.contradict(forced(searcher, gem.code, truth[gem]))
+        assert not check.contradict(whole)

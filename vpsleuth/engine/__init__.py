@@ -11,8 +11,10 @@ from .analysis import (
 )
 from .model import GAME, Universe
 from .record import Answered, PublicRecord
+from .search import OutOfSteps
 
 __all__ = [
-    "GAME", "Analysis", "Answered", "PublicRecord", "Universe", "analyse", "answer_chances",
+    "GAME", "Analysis", "Answered", "OutOfSteps", "PublicRecord", "Universe", "analyse",
+    "answer_chances",
     "best_questions", "information", "legal_questions", "possible_places",
 ]

@@ -136,11 +136,15 @@ def _from_leaves(problem: Problem, possible: dict[Gem, frozenset[str]],
                                                          tuple(leaves)))
 
 
-def possible_places(answers: Iterable[Answered], *,
-                    universe: Universe = GAME) -> dict[Gem, frozenset[str]]:
-    """For each gem, every location some distribution agreeing with all answers puts it."""
+def possible_places(answers: Iterable[Answered], *, universe: Universe = GAME,
+                    steps: int | None = None) -> dict[Gem, frozenset[str]]:
+    """For each gem, every location some distribution agreeing with all answers puts it.
+
+    ``steps``: a bound on the search for the rare records that need a long one;
+    past it OutOfSteps is raised instead of an answer.
+    """
     gems, locations = universe.gems, universe.locations
-    masks = possible_masks(Searcher(Problem.of(answers, universe)))
+    masks = possible_masks(Searcher(Problem.of(answers, universe)), steps=steps)
     return {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
                          if m >> i & 1) for i, g in enumerate(gems)}
 

@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 
 from .bounds import Pigeonholes
+from .flow import Flows
 from .search import OutOfSteps, Searcher, State
 
 QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
@@ -120,21 +121,26 @@ class Swapper:
                 self._move(where, members, seen, [(h, b), (g, a)])
 
 
-def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
+def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
+                   ) -> Sequence[int] | None:
     """Per location the gems some whole distribution puts there (None: no distribution).
 
     First every cell whose forcing fails propagation at once is dropped (to a
     fixpoint). Then every solution found witnesses all its cells, and those
     exchanges reach from it; a cell not yet witnessed is searched for with the
     gem forced there, and dropped when none exists. A search that takes long
-    also counts pigeonholes (bounds.py) at every node. The searches share what
-    they learnt failing.
+    also counts pigeonholes (bounds.py) and tries flows (flow.py) at every
+    node. The searches share what they learnt failing.
+
+    ``steps``: how many nodes those long searches may visit in all; past it
+    OutOfSteps is raised (for callers that would rather not know than wait).
     """
     rng = random.Random(seed)
+    budget = [steps] if steps is not None else None
     root = searcher.root()
     failed: set = set()
     seen = [0] * len(root or ())
-    swapper, holes = Swapper(searcher), Pigeonholes(searcher)
+    swapper, holes, flows = Swapper(searcher), Pigeonholes(searcher), Flows(searcher)
     idle = 0
     while root is not None and idle < 2:  # cheap witnesses first: random dives
         leaf = searcher.dive(root, rng, seen)
@@ -169,7 +175,8 @@ def possible_masks(searcher: Searcher, seed: int = 0) -> Sequence[int] | None:
             try:  # most searches end within a few nodes; the others count pigeonholes
                 found = searcher.fill(start, 0, failed, rng, steps=[QUICK])
             except OutOfSteps:
-                found = searcher.fill(start, 0, failed, rng, check=holes.contradict)
+                found = searcher.fill(start, 0, failed, rng, steps=budget, check=lambda s: (
+                    holes.contradict(s) or flows.contradict(s)))
         if found is None:
             root[i] &= ~bit
             root = searcher.propagate(root)

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from ..engine import (
     Answered,
+    OutOfSteps,
     PublicRecord,
     analyse,
     answer_chances,
@@ -168,8 +169,8 @@ def _proving(record: PublicRecord, number: int, gem: Gem) -> list[Answered]:
     """A minimal set of round ``number``'s answers that, with all before, make ``gem`` certain.
 
     Greedy deletion in asking order: an answer is left out when the gem stays
-    certain without it. The memo shares the first tests between the gems that
-    became certain in the same round.
+    certain without it (as far as a search of PROOF_STEPS nodes tells). The memo
+    shares the first tests between the gems that became certain in the same round.
     """
     earlier = record.upto(number - 1).answers()
     keep = list(record.rounds[number - 1])
@@ -180,6 +181,16 @@ def _proving(record: PublicRecord, number: int, gem: Gem) -> list[Answered]:
     return keep
 
 
+# Nodes a proof's test may search: a few records with answers left out need minutes.
+PROOF_STEPS = 200
+
+
 @lru_cache(maxsize=512)
 def _certain(earlier: tuple[Answered, ...], these: tuple[Answered, ...]) -> frozenset[Gem]:
-    return frozenset(g for g, places in _possible(earlier + these).items() if len(places) == 1)
+    """The gems certain from these answers; none when the search would take too long
+    (the answer tried is then kept: the proof stays a proof, perhaps not the shortest)."""
+    try:
+        places = possible_places(earlier + these, steps=PROOF_STEPS)
+    except OutOfSteps:
+        return frozenset()
+    return frozenset(g for g, p in places.items() if len(p) == 1)
