@@ -14,7 +14,7 @@ from .model import GAME, Problem, Universe
 from .possible import possible_masks
 from .record import Answered
 from .sampling import Estimate, estimate
-from .search import Searcher, State, TooManySolutions, all_solutions
+from .search import OutOfSteps, Searcher, State, TooManySolutions, all_solutions
 
 
 @dataclass(frozen=True)
@@ -137,14 +137,22 @@ def _from_leaves(problem: Problem, possible: dict[Gem, frozenset[str]],
 
 
 def possible_places(answers: Iterable[Answered], *, universe: Universe = GAME,
-                    steps: int | None = None) -> dict[Gem, frozenset[str]]:
+                    steps: int | None = None, at_least: bool = False,
+                    ) -> dict[Gem, frozenset[str]]:
     """For each gem, every location some distribution agreeing with all answers puts it.
 
     ``steps``: a bound on the search for the rare records that need a long one;
-    past it OutOfSteps is raised instead of an answer.
+    past it OutOfSteps is raised instead of an answer, or with ``at_least`` the
+    places propagation leaves are returned: every possible place, perhaps more.
     """
     gems, locations = universe.gems, universe.locations
-    masks = possible_masks(Searcher(Problem.of(answers, universe)), steps=steps)
+    searcher = Searcher(Problem.of(answers, universe))
+    try:
+        masks = possible_masks(searcher, steps=steps)
+    except OutOfSteps:
+        if not at_least:
+            raise
+        masks = searcher.root()
     return {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
                          if m >> i & 1) for i, g in enumerate(gems)}
 

@@ -50,16 +50,22 @@ def may_read(viewer: access.Viewer, game: Game) -> bool:
 def aid_places(game: Game) -> dict[str, frozenset[str]] | None:
     """The deduction aid: each gem's possible places (by code), or None when the aid is off.
 
-    Off (the default), nothing of the engine reaches the players' pages.
+    Off (the default), nothing of the engine reaches the players' pages. Exact
+    except on the rare record whose search would take seconds (see AID_STEPS).
     """
     if not game.deduction_aid:
         return None
-    return {g.code: places for g, places in _possible(public_record(game).answers()).items()}
+    return {g.code: places for g, places in _aid(public_record(game).answers()).items()}
+
+
+# Nodes the aid's search may take: past them the sheet greys out what propagation rules
+# out (never a place still possible) rather than keep the player's page waiting.
+AID_STEPS = 400
 
 
 @lru_cache(maxsize=64)
-def _possible(answers: tuple[Answered, ...]) -> dict[Gem, frozenset[str]]:
-    return possible_places(answers)
+def _aid(answers: tuple[Answered, ...]) -> dict[Gem, frozenset[str]]:
+    return possible_places(answers, steps=AID_STEPS, at_least=True)
 
 
 def tell(game: Game, *, with_tips: bool = False) -> dict:
