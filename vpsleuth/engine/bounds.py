@@ -21,11 +21,10 @@ from .search import Searcher, State
 class Pigeonholes:
     def __init__(self, searcher: Searcher):
         full = searcher.full
-        self.rules: list[list[tuple[int, int]]] = [[] for _ in searcher.locations]
-        for where, mask, count in searcher.rules:
-            if where.bit_count() == 1:
-                self.rules[where.bit_length() - 1].append((mask, count))
-        asked = {m for rules in self.rules for m, _ in rules if m != full}
+        # Each location's own answers, and its capacity as an answer on every gem.
+        self.rules = [[*rules, (full, cap)]
+                      for rules, cap in zip(searcher.local, searcher.capacity, strict=True)]
+        asked = {m for rules in searcher.local for m, _ in rules}
         sets = asked | {m & ~n for m in asked for n in asked if n != m and n & m == n}
         sets |= {full & ~s for s in sets}
         self.sets = sorted(s for s in sets if s and s != full)

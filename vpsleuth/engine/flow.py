@@ -28,12 +28,10 @@ class Flows:
         self.searcher = searcher
         self.n = searcher.n
         full = searcher.full
-        self.rules: list[list[tuple[int, int]]] = [[] for _ in searcher.locations]
-        for where, mask, count in searcher.rules:
-            if where.bit_count() == 1 and mask != full:
-                loc = where.bit_length() - 1
-                cap = searcher.capacity[loc]
-                self.rules[loc] += [(mask, count), (full & ~mask, cap - count)]
+        # Each location's own answers, and each answer's complement there.
+        self.rules = [[r for mask, count in rules
+                       for r in ((mask, count), (full & ~mask, cap - count))]
+                      for rules, cap in zip(searcher.local, searcher.capacity, strict=True)]
         self.orders = [lambda r: (r[0].bit_count(), -r[1]), lambda r: (-r[1], r[0].bit_count())]
 
     def contradict(self, state: State) -> bool:

@@ -38,13 +38,10 @@ class Swapper:
     def __init__(self, searcher: Searcher):
         self.n = searcher.n
         self.size = len(searcher.locations)
-        asked: list[list[int]] = [[] for _ in range(self.size)]
-        for where, mask, _ in searcher.rules:
-            # rules over several locations follow from those over one; capacities hold
-            if where.bit_count() == 1 and mask != searcher.full:
-                asked[where.bit_length() - 1].append(mask)
-        self.sig = [[sum(1 << r for r, m in enumerate(masks) if m >> g & 1)
-                     for g in range(self.n)] for masks in asked]
+        # Each location's own answers (searcher.local): rules over several locations
+        # follow from them, and exchanges keep the capacities.
+        self.sig = [[sum(1 << r for r, (m, _) in enumerate(rules) if m >> g & 1)
+                     for g in range(self.n)] for rules in searcher.local]
 
     def spread(self, solution: State, seen: list[int], rng: random.Random,
                shuffles: int = 3) -> State:
