@@ -71,8 +71,7 @@ def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
     searcher = Searcher(problem)
     masks = possible_masks(searcher, seed)
     gems, locations = universe.gems, universe.locations
-    possible = {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
-                             if m >> i & 1) for i, g in enumerate(gems)}
+    possible = _by_gem(universe, masks)
     if masks is not None:
         problem = problem.narrowed(masks)
         searcher = Searcher(problem)
@@ -145,7 +144,6 @@ def possible_places(answers: Iterable[Answered], *, universe: Universe = GAME,
     past it OutOfSteps is raised instead of an answer, or with ``at_least`` the
     places propagation leaves are returned: every possible place, perhaps more.
     """
-    gems, locations = universe.gems, universe.locations
     searcher = Searcher(Problem.of(answers, universe))
     try:
         masks = possible_masks(searcher, steps=steps)
@@ -153,8 +151,13 @@ def possible_places(answers: Iterable[Answered], *, universe: Universe = GAME,
         if not at_least:
             raise
         masks = searcher.root()
-    return {g: frozenset(loc for loc, m in zip(locations, masks or (), strict=False)
-                         if m >> i & 1) for i, g in enumerate(gems)}
+    return _by_gem(universe, masks)
+
+
+def _by_gem(universe: Universe, masks: Sequence[int] | None) -> dict[Gem, frozenset[str]]:
+    """Per-location gem masks as each gem's places (no places at all when None)."""
+    return {g: frozenset(loc for loc, m in zip(universe.locations, masks or (), strict=False)
+                         if m >> i & 1) for i, g in enumerate(universe.gems)}
 
 
 def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
