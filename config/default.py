@@ -88,7 +88,8 @@ IMAP_IDLE_SECONDS = 240  # leave IDLE and look at the folder at least this often
 IMAP_POLL_SECONDS = 10  # a server without IDLE is looked at this often instead
 IMAP_RECONNECT_MAX_SECONDS = 300  # after a failure wait 1, 2, 4, ... s, at most this
 IMAP_LEASE_SECONDS = 90  # a watcher silent this long has lost the mailbox to the next taker
-# The game told afterwards (issue 13.2) in the final report mail: it is computed while the
-# last round resolves, so it waits for the deduction engine. Off: the mail only links the
-# story page. Switch it on once the engine meets its speed targets (bench/deduction.py).
-STORY_IN_FINAL_REPORT = False
+# The game told afterwards (issue 13.2) in the final report mail. It takes the deduction
+# engine seconds, so it is computed before the last round is claimed, with no database lock
+# held (resolution.warm_final_story); the mail, rendered inside the resolution's transaction,
+# finds it cached. Off: the mail only links the story page, which computes it on demand.
+STORY_IN_FINAL_REPORT = True

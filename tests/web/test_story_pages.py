@@ -193,18 +193,23 @@ def report_mails() -> dict:
         OutboxMessage.to_addr == ADA, OutboxMessage.kind.in_(("report", "final_report"))))}
 
 
-def test_by_default_the_final_report_only_links_the_story_computed_on_the_web(told):
+def test_with_the_story_switched_off_the_final_report_only_links_the_story_page(told, app):
+    from vpsleuth.services import story
+
     game, _ = told
+    app.config["STORY_IN_FINAL_REPORT"] = False
+    story.record_story.cache_clear()
     finish(game)
     final = report_mails()["final_report"]
     assert "THE GAME TOLD AFTERWARDS" in final.body_text
     assert f"/games/{game.id}/story" in final.body_text
-    assert "When each gem became certain" not in final.body_text  # nothing computed
+    assert "When each gem became certain" not in final.body_text
+    assert story.record_story.cache_info().misses == 0  # nothing computed, not even before
 
 
 def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told, app):
     game, _ = told
-    app.config["STORY_IN_FINAL_REPORT"] = True  # once the engine is fast enough
+    assert app.config["STORY_IN_FINAL_REPORT"] is True  # the default, tests included
     finish(game)
     mails = report_mails()
     assert "THE GAME TOLD AFTERWARDS" not in mails["report"].body_text
@@ -212,6 +217,39 @@ def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told, 
     assert "THE GAME TOLD AFTERWARDS" in final.body_text
     assert "RD1 at B, Round 1: B red diamond = 3" in final.body_text
     assert f"/games/{game.id}/story" in final.body_html
+
+
+def test_the_final_reports_story_is_computed_before_the_round_is_claimed(told, monkeypatch):
+    from sqlalchemy import select
+
+    from vpsleuth.mail import notify
+    from vpsleuth.models import Round
+    from vpsleuth.services import story
+    from vpsleuth.services.record import public_record
+
+    game, ada = told
+    # Ben asks before Ada: his question's id comes first, her name does.
+    turns.submit_turn(games.find_player(game, "Ben"), "QUESTION C yellow", channel="web")
+    turns.submit_turn(ada, "QUESTION A red\nTIP B RD1, RD2", channel="web")
+    expected = resolution.record_after(game, game.round(2))
+    story.record_story.cache_clear()
+    seen = {}
+    round_report = notify.round_report
+
+    def spy(game_, round_):  # the mails are rendered inside the transaction, after the claim
+        seen["state"] = db.session.scalar(select(Round.state).where(Round.id == round_.id))
+        seen["before"] = story.record_story.cache_info()
+        round_report(game_, round_)
+        seen["after"] = story.record_story.cache_info()
+    monkeypatch.setattr(notify, "round_report", spy)
+    finish(game)
+    assert seen["state"] == "resolved" and game.state == "finished"
+    assert seen["before"].misses == 1  # the warm-up, before the claim: the only computation
+    assert seen["after"].misses == 1 and seen["after"].hits > seen["before"].hits
+    assert "When each gem became certain" in report_mails()["final_report"].body_text
+    stored = public_record(game)
+    assert stored == expected and hash(stored) == hash(expected)
+    assert [a.asked_by for a in stored.rounds[1]] == ["Ada", "Ben"]
 
 
 def test_the_story_writes_its_bits_with_the_readers_decimal_mark(told, gm_web_as):

@@ -178,13 +178,18 @@ class _EscapedOnce(str):
         return html
 
 
+def report_readers(game: Game, round_: Round) -> list[Player]:
+    """Who gets the report of ``round_`` by mail: every player with a mailbox but
+    those withdrawn before the round opened."""
+    return [p for p in game.players if has_mailbox(p)
+            and (p.active or not p.withdrawn_at or p.withdrawn_at >= round_.opened_at)]
+
+
 def round_report(game: Game, round_: Round) -> None:
     """The report to every player (reports cannot be turned off)."""
     from ..services import reports
 
-    # everyone but the players withdrawn before the round opened
-    readers = [p for p in game.players if has_mailbox(p)
-               and (p.active or not p.withdrawn_at or p.withdrawn_at >= round_.opened_at)]
+    readers = report_readers(game, round_)
     if not readers:
         return
     # One report per language, one text per language and zone, not one per player.

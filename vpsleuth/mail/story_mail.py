@@ -17,9 +17,13 @@ def final_story(game: Game, lang: str = "en") -> dict | None:
     """What the partial templates show: the story with question texts in ``lang``.
 
     Only the final report includes it, so the tips' part is told (the game has ended).
-    None unless STORY_IN_FINAL_REPORT is on: the story is computed while the last
-    round resolves, and the deadline job must not wait on a slow engine; the mail
-    then links the story page, which computes it on demand.
+    None when STORY_IN_FINAL_REPORT is off (it is on by default): the mail then only
+    links the story page, which computes it on demand.
+
+    The final report is rendered inside the last round's resolution, while the
+    database's write lock is held; the record's story (seconds of the engine) was
+    computed before the round was claimed (services.resolution.warm_final_story),
+    so here it is a cache hit, and only the players' part reads the database.
     """
     from ..services import story
 
