@@ -23,49 +23,49 @@ def local_fillings(may: int, sure: int, rules: tuple[tuple[int, int], ...], capa
     a valid k takes k_c gems of class c (at least the fixed ones), ``capacity``
     in all, and meets every rule.
     """
-    groups: dict[tuple[bool, ...], int] = {}
-    rest = may
-    while rest:
-        bit = rest & -rest
-        rest ^= bit
-        key = tuple(bool(m & bit) for m, _ in rules)
-        groups[key] = groups.get(key, 0) | bit
-    keys = list(groups)
-    masks = tuple(groups[k] for k in keys)
+    # The classes: ``may`` split by every rule's mask, lowest gem first.
+    masks_: list[int] = [may] if may else []
+    for m, _ in rules:
+        masks_ = [part for c in masks_ for part in (c & m, c & ~m) if part]
+    masks_.sort(key=lambda c: c & -c)
+    masks = tuple(masks_)
     low = tuple((m & sure).bit_count() for m in masks)
     high = [m.bit_count() for m in masks]
-    n, t = len(keys), len(rules)
+    targets = [count for _, count in rules]
+    n, t = len(masks), len(rules)
+    within = [[r for r in range(t) if masks[j] & rules[r][0]] for j in range(n)]
     # later[r][j]: the most rule r can still get from classes j..
     later = [[0] * (n + 1) for _ in range(t)]
     for r in range(t):
         for j in range(n - 1, -1, -1):
-            later[r][j] = later[r][j + 1] + (high[j] if keys[j][r] else 0)
-    low_after = [0] * (n + 1)
+            later[r][j] = later[r][j + 1] + (high[j] if r in within[j] else 0)
+    low_after, high_after = [0] * (n + 1), [0] * (n + 1)
     for j in range(n - 1, -1, -1):
         low_after[j] = low_after[j + 1] + low[j]
+        high_after[j] = high_after[j + 1] + high[j]
     sums = [0] * t
     k = [0] * n
     found: list[tuple[int, ...]] = []
 
     def rec(j: int, left: int) -> None:
         if j == n:
-            if left == 0 and all(sums[r] == rules[r][1] for r in range(t)):
+            if left == 0 and sums == targets:
                 found.append(tuple(k))
             return
-        lo, hi = low[j], min(high[j], left - low_after[j + 1])
-        for r in range(t):
-            if keys[j][r]:
-                hi = min(hi, rules[r][1] - sums[r])
-                lo = max(lo, rules[r][1] - sums[r] - later[r][j + 1])
+        lo = max(low[j], left - high_after[j + 1])
+        hi = min(high[j], left - low_after[j + 1])
+        rs = within[j]
+        for r in rs:
+            rest = targets[r] - sums[r]
+            hi = min(hi, rest)
+            lo = max(lo, rest - later[r][j + 1])
         for x in range(lo, hi + 1):
             k[j] = x
-            for r in range(t):
-                if keys[j][r]:
-                    sums[r] += x
+            for r in rs:
+                sums[r] += x
             rec(j + 1, left - x)
-            for r in range(t):
-                if keys[j][r]:
-                    sums[r] -= x
+            for r in rs:
+                sums[r] -= x
         k[j] = 0
 
     rec(0, capacity)

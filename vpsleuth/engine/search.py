@@ -91,21 +91,20 @@ class Searcher:
         state = self._count(list(state))
         while state is not None:
             changed = False
+            fixed = self.fixed(state)
             for loc in range(len(state)):
-                fixed = self.fixed(state)
                 got = local_support(state[loc], fixed[loc], self.local[loc], self.capacity[loc])
                 if got is None:
                     return None
                 support, forced = got
-                if support != state[loc]:
-                    state[loc] = support
-                    changed = True
                 news = forced & ~fixed[loc]
-                if news:
+                if support != state[loc] or news:
                     changed = True
+                    state[loc] = support
                     for j in range(len(state)):
                         if j != loc:
                             state[j] &= ~news
+                    fixed = self.fixed(state)
             if not changed:
                 return state
             state = self._count(state)
