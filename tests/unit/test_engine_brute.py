@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -9,8 +10,17 @@ from itertools import permutations
 
 import pytest
 
-from vpsleuth.engine import Answered, Universe, analyse, answer_chances, possible_places
+from vpsleuth.engine import (
+    Answered,
+    Universe,
+    analyse,
+    answer_chances,
+    best_questions,
+    possible_places,
+)
 from vpsleuth.engine.analysis import legal_questions
+from vpsleuth.engine.exact import uniform_samples
+from vpsleuth.engine.model import Problem
 from vpsleuth.rules import GEMS
 
 QUESTIONS = [q for q in legal_questions() if q.placeholder in "ABC"]
@@ -73,3 +83,42 @@ def test_the_estimate_is_near_the_exact_count_on_a_small_deck():
     assert not rough.exact and rough.relative_error > 0
     assert abs(rough.count - exact.count) <= 3 * rough.relative_error * rough.count
     assert rough.possible == exact.possible
+
+
+def entropy(counts: Counter) -> float:
+    total = sum(counts.values())
+    return -sum(c / total * math.log2(c / total) for c in counts.values() if c)
+
+
+@pytest.mark.parametrize("seed", [3, 7, 10])
+def test_uniform_samples_draw_every_consistent_distribution_equally_often(seed):
+    universe = small_universe(seed)
+    _, record = random_record(universe, seed, 2)
+    consistent = [d for d in all_distributions(universe)
+                  if all(answer(a.question, d) == a.answer for a in record)]
+    problem = Problem.of(record, universe)
+    draws = 60 * len(consistent)
+    drawn = uniform_samples(problem, draws, random.Random(seed))
+    seen = Counter(tuple(sorted((g.code, universe.locations[i]) for i, mask in enumerate(leaf)
+                                for j, g in enumerate(universe.gems) if mask >> j & 1))
+                   for leaf in drawn)
+    expected = {tuple(sorted((g.code, loc) for g, loc in d.items())) for d in consistent}
+    assert set(seen) == expected  # every one drawn, none inconsistent
+    # Pearson's chi-square against uniform: far beyond its degrees of freedom if skewed.
+    df = len(consistent) - 1
+    chi2 = sum((seen[d] - 60) ** 2 / 60 for d in expected)
+    assert chi2 < df + 5 * math.sqrt(2 * df)
+
+
+def test_best_questions_from_uniform_samples_pick_a_question_near_the_most_revealing():
+    universe = small_universe(5)
+    _, record = random_record(universe, 5, 2)
+    consistent = [d for d in all_distributions(universe)
+                  if all(answer(a.question, d) == a.answer for a in record)]
+    counted = analyse(record, universe=universe, enumerate_limit=0)  # counted, not listed
+    assert counted.exact and counted.estimate is None and len(consistent) > 100
+    truth = {q.codes: entropy(Counter(answer(q, d) for d in consistent)) for q in QUESTIONS}
+    ranked = [(q, b) for q, b in best_questions(record, 40, analysis=counted)
+              if q.placeholder in "ABC"]
+    assert truth[ranked[0][0].codes] >= max(truth.values()) - 0.1
+    assert all(abs(b - truth[q.codes]) < 0.1 for q, b in ranked)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import product
 
 from vpsleuth.rules import ATTRIBUTES, PLACEHOLDERS, Gem, Question, make_question
 
-from .exact import TooMany, exact
+from .exact import TooMany, exact, uniform_samples
 from .model import GAME, Problem, Universe
 from .possible import possible_masks
 from .record import Answered
@@ -163,7 +164,9 @@ def _by_gem(universe: Universe, masks: Sequence[int] | None) -> dict[Gem, frozen
 def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
     """How likely each answer to ``question`` is, uniformly over the consistent distributions.
 
-    Exact when the analysis counted exactly; else from the analysis's weighted samples.
+    Exact when the analysis counted exactly and a count tallying the question's
+    pattern stays within budget; else from the analysis's weighted samples, or
+    from SAMPLED distributions drawn uniformly by the count (see ``_drawn``).
     """
     universe = analysis.problem.universe
     mask = universe.mask(question)
@@ -174,8 +177,7 @@ def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
                 result = exact(analysis.problem, tally=(mask,), budget=20_000)
                 analysis.tallies[mask] = (result.count, result.answers)
             except TooMany:
-                searcher = Searcher(analysis.problem)
-                analysis.tallies[mask] = estimate(searcher, searcher.root(), 200)
+                analysis.tallies[mask] = _drawn(analysis).estimate
         got = analysis.tallies[mask]
         if isinstance(got, Estimate):
             est = got
@@ -193,6 +195,21 @@ def answer_chances(question: Question, analysis: Analysis) -> dict[int, float]:
     return dict(sorted(out.items()))
 
 
+# Distributions drawn uniformly where the record was counted exactly but a tally per
+# pattern would take too long: the chance of an answer then within about 0.01-0.02,
+# a question's expected bits within a few hundredths (bench/deduction.py measures it).
+SAMPLED = 2000
+
+
+def _drawn(analysis: Analysis) -> Analysis:
+    """The analysis with SAMPLED distributions drawn uniformly as its samples (kept)."""
+    if "drawn" not in analysis.tallies:
+        drawn = tuple(uniform_samples(analysis.problem, SAMPLED, random.Random(0)))
+        analysis.tallies["drawn"] = replace(analysis, tallies={}, estimate=Estimate(
+            float(analysis.count), 0.0, (1.0,) * len(drawn), drawn))
+    return analysis.tallies["drawn"]
+
+
 def information(question: Question, analysis: Analysis) -> float:
     """The expected number of bits the answer to ``question`` reveals."""
     return -sum(p * math.log2(p) for p in answer_chances(question, analysis).values() if p > 0)
@@ -208,8 +225,16 @@ def legal_questions() -> list[Question]:
 
 def best_questions(answers: Iterable[Answered], k: int = 1, *,
                    analysis: Analysis | None = None) -> list[tuple[Question, float]]:
-    """The ``k`` legal questions whose answers reveal the most, with their expected bits."""
+    """The ``k`` legal questions whose answers reveal the most, with their expected bits.
+
+    The bits are exact where the distributions were listed, estimated where they
+    were; where they were counted but too many to list, from SAMPLED of them
+    drawn uniformly (a tally per pattern, 43 of them, would take seconds).
+    """
     analysis = analysis or analyse(answers)
-    scored = [(q, information(q, analysis)) for q in legal_questions()]
+    if analysis.estimate is None and analysis.count:
+        analysis = _drawn(analysis)
+    places = analysis.problem.universe.locations
+    scored = [(q, information(q, analysis)) for q in legal_questions() if q.placeholder in places]
     scored.sort(key=lambda qb: (-qb[1], qb[0].codes))
     return scored[:k]

@@ -11,10 +11,14 @@ estimates instead.
 
 from __future__ import annotations
 
+import random
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from math import comb
 
+from .local import bits
 from .model import Problem
 
 
@@ -104,6 +108,35 @@ def fillings(place: _Place, remaining: tuple[int, ...], work: list[int] | None =
     yield from rec(0, place.capacity, 1)
 
 
+class _Ways:
+    """The dynamic programme: the number of ways to fill locations i.. from class counts."""
+
+    def __init__(self, problem: Problem, tally: Sequence[int], budget: int):
+        self.classes = tuple(problem.classes(tally))
+        self.places = _places(problem, self.classes)
+        self.sizes = tuple(c.bit_count() for c in self.classes)
+        self.memo: list[dict[tuple[int, ...], int]] = [{} for _ in self.places]
+        self.states, self.budget = 0, budget
+        # steps enumerating fillings: a count that succeeds needs fewer
+        self.work = [0, 20 * budget]
+        self.total = self.ways_from(0, self.sizes)
+
+    def ways_from(self, i: int, remaining: tuple[int, ...]) -> int:
+        if i == len(self.places):
+            return 1 if not any(remaining) else 0
+        got = self.memo[i].get(remaining)
+        if got is None:
+            self.states += 1
+            if self.states > self.budget:
+                raise TooMany
+            got = 0
+            for k, ways in fillings(self.places[i], remaining, self.work):
+                rest = tuple(r - x for r, x in zip(remaining, k, strict=True))
+                got += ways * self.ways_from(i + 1, rest)
+            self.memo[i][remaining] = got
+        return got
+
+
 def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000) -> Exact:
     """Count the consistent distributions exactly, with per-class placements.
 
@@ -111,30 +144,9 @@ def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000)
     (what a new question on that pattern would answer). Raises TooMany when
     more than ``budget`` states (or 20 times as many steps finding fillings) are needed.
     """
-    classes = tuple(problem.classes(tally))
-    places = _places(problem, classes)
-    sizes = tuple(c.bit_count() for c in classes)
-    memo: list[dict[tuple[int, ...], int]] = [{} for _ in places]
-    states = 0
-    work = [0, 20 * budget]  # steps enumerating fillings: a count that succeeds needs fewer
-
-    def ways_from(i: int, remaining: tuple[int, ...]) -> int:
-        nonlocal states
-        if i == len(places):
-            return 1 if not any(remaining) else 0
-        got = memo[i].get(remaining)
-        if got is None:
-            states += 1
-            if states > budget:
-                raise TooMany
-            got = 0
-            for k, ways in fillings(places[i], remaining, work):
-                rest = tuple(r - x for r, x in zip(remaining, k, strict=True))
-                got += ways * ways_from(i + 1, rest)
-            memo[i][remaining] = got
-        return got
-
-    total = ways_from(0, sizes)
+    dp = _Ways(problem, tally, budget)
+    classes, places, sizes, total = dp.classes, dp.places, dp.sizes, dp.total
+    ways_from = dp.ways_from
     tallies = [(m, _members(m, classes)) for m in tally]
     placed: dict[str, list[int]] = {p.location: [0] * len(classes) for p in places}
     answers: dict[tuple[int, str], dict[int, int]] = {}
@@ -160,3 +172,45 @@ def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000)
                     bucket[got] = bucket.get(got, 0) + weight
         layer = following
     return Exact(total, classes, {loc: tuple(v) for loc, v in placed.items()}, answers)
+
+
+def uniform_samples(problem: Problem, n: int, rng: random.Random, *,
+                    budget: int = 200_000) -> list[list[int]]:
+    """``n`` distributions drawn uniformly (with replacement) among the consistent ones.
+
+    Exact sampling from the dynamic programme: each location's class counts are
+    drawn in proportion to the distributions they lead to, then the gems of
+    each class uniformly. Per location of ``problem.universe``, a gem mask.
+    Raises TooMany as ``exact`` does; an empty list when none is consistent.
+    """
+    dp = _Ways(problem, (), budget)
+    if not dp.total:
+        return []
+    index = {loc: i for i, loc in enumerate(problem.universe.locations)}
+    options: list[dict[tuple[int, ...], tuple[list, list[int]]]] = [{} for _ in dp.places]
+    out = []
+    for _ in range(n):
+        remaining, left = dp.sizes, [bits(c) for c in dp.classes]
+        state = [0] * len(index)
+        for i, place in enumerate(dp.places):
+            if remaining not in options[i]:
+                ks, weights = [], []
+                for k, ways in fillings(place, remaining):
+                    rest = tuple(r - x for r, x in zip(remaining, k, strict=True))
+                    weight = ways * dp.ways_from(i + 1, rest)
+                    if weight:
+                        ks.append(k)
+                        weights.append(weight)
+                options[i][remaining] = (ks, list(accumulate(weights)))
+            ks, cumulative = options[i][remaining]
+            k = ks[bisect_right(cumulative, rng.randrange(cumulative[-1]))]
+            mask = 0
+            for j, x in enumerate(k):
+                if x:
+                    taken = rng.sample(left[j], x)
+                    left[j] = [g for g in left[j] if g not in taken]
+                    mask |= sum(taken)
+            state[index[place.location]] = mask
+            remaining = tuple(r - x for r, x in zip(remaining, k, strict=True))
+        out.append(state)
+    return out
