@@ -145,12 +145,14 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         if leaf is not None and any(p & ~s for p, s in zip(leaf, seen, strict=True)):
             swapper.spread(leaf, seen, rng)
             idle = 0
+    probed = [0] * len(seen)  # cells whose forcing propagation did not refute from this root
     while root is not None:
         todo = [(i, p & ~seen[i]) for i, p in enumerate(root) if p & ~seen[i]]
         if not todo:
             return seen
         dropped = False
         for i, cells in todo:
+            cells &= ~probed[i]
             while cells:
                 bit = cells & -cells
                 cells ^= bit
@@ -161,8 +163,11 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
                 if start is None:
                     root[i] &= ~bit
                     dropped = True
+                else:
+                    probed[i] |= bit
         if dropped:
             root = searcher.propagate(root)
+            probed = [0] * len(seen)  # a narrower root may refute more
             continue
         i, cells = todo[0]
         bit = cells & -cells
@@ -177,6 +182,7 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         if found is None:
             root[i] &= ~bit
             root = searcher.propagate(root)
+            probed = [0] * len(seen)
             continue
         swapper.spread(found, seen, rng)
     return None
