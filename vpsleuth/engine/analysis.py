@@ -12,6 +12,7 @@ from vpsleuth.rules import ATTRIBUTES, PLACEHOLDERS, Gem, Question, make_questio
 
 from .exact import TooMany, exact, uniform_samples
 from .model import GAME, Problem, Universe
+from .pauses import without_collector
 from .possible import possible_masks
 from .record import Answered
 from .sampling import Estimate, estimate
@@ -59,6 +60,7 @@ class Analysis:
         }
 
 
+@without_collector
 def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
             universe: Universe = GAME, budget: int = 2000,
             enumerate_limit: int = 3000) -> Analysis:
@@ -136,6 +138,7 @@ def _from_leaves(problem: Problem, possible: dict[Gem, frozenset[str]],
                                                          tuple(leaves)))
 
 
+@without_collector
 def possible_places(answers: Iterable[Answered], *, universe: Universe = GAME,
                     steps: int | None = None, at_least: bool = False,
                     ) -> dict[Gem, frozenset[str]]:
@@ -223,6 +226,7 @@ def legal_questions() -> list[Question]:
     return [make_question(p, attrs) for p in PLACEHOLDERS for attrs in patterns]
 
 
+@without_collector
 def best_questions(answers: Iterable[Answered], k: int = 1, *,
                    analysis: Analysis | None = None) -> list[tuple[Question, float]]:
     """The ``k`` legal questions whose answers reveal the most, with their expected bits.

@@ -80,10 +80,11 @@ def local_support(may: int, sure: int, rules: tuple[tuple[int, int], ...],
     if not found:
         return None
     support, forced = sure, 0
-    for j, m in enumerate(masks):
-        if any(k[j] > low[j] for k in found):
+    takes_by_class = zip(*found, strict=True)  # per class, every take
+    for m, least, takes in zip(masks, low, takes_by_class, strict=True):
+        if max(takes) > least:
             support |= m
-        if all(k[j] == m.bit_count() for k in found):
+        if min(takes) == m.bit_count():
             forced |= m
     return support, forced
 
