@@ -29,6 +29,7 @@ from .bounds import Pigeonholes
 from .flow import Flows
 from .search import OutOfSteps, Searcher, State
 
+RESTARTS = 5  # short searches tried before a long one
 QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
 
 
@@ -174,9 +175,8 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
         found = None
         if start is not None:
-            try:  # most searches end within a few nodes; the others count pigeonholes
-                found = searcher.fill(start, 0, failed, rng, steps=[QUICK])
-            except OutOfSteps:
+            found = _quick(searcher, start, failed, rng)
+            if found is False:
                 found = searcher.fill(start, 0, failed, rng, steps=budget, check=lambda s: (
                     holes.contradict(s) or flows.contradict(s)))
         if found is None:
@@ -186,3 +186,13 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
             continue
         swapper.spread(found, seen, rng)
     return None
+
+
+def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random):
+    """A few short searches in fresh random orders: a witness, None, or False (undecided)."""
+    for _ in range(RESTARTS):
+        try:
+            return searcher.fill(start, 0, failed, rng, steps=[QUICK])
+        except OutOfSteps:
+            continue
+    return False
