@@ -126,9 +126,11 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
     First every cell whose forcing fails propagation at once is dropped (to a
     fixpoint). Then every solution found witnesses all its cells, and those
     exchanges reach from it; a cell not yet witnessed is searched for with the
-    gem forced there, and dropped when none exists. A search that takes long
-    also counts pigeonholes (bounds.py) and tries flows (flow.py) at every
-    node. The searches share what they learnt failing.
+    gem forced there, and dropped when none exists. Short searches come first,
+    each in a fresh random order (how long one takes depends much on luck);
+    past them one long search also counts pigeonholes (bounds.py) and tries
+    flows (flow.py) at every node. The searches share what they learnt failing
+    (what a cut-off search left unfinished is not counted as failed).
 
     ``steps``: how many nodes those long searches may visit in all; past it
     OutOfSteps is raised (for callers that would rather not know than wait).
@@ -189,7 +191,8 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
 
 
 def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random):
-    """A few short searches in fresh random orders: a witness, None, or False (undecided)."""
+    """RESTARTS short searches in fresh random orders: a witness, None (there is
+    none), or False (none of them decided)."""
     for _ in range(RESTARTS):
         try:
             return searcher.fill(start, 0, failed, rng, steps=[QUICK])
