@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
-from itertools import combinations, product
+from itertools import combinations
 
 
 @lru_cache(maxsize=100_000)
@@ -91,14 +91,27 @@ def local_support(may: int, sure: int, rules: tuple[tuple[int, int], ...],
 
 def gem_fillings(may: int, sure: int, rules: tuple[tuple[int, int], ...], capacity: int,
                  order: list[int] | None = None) -> Iterator[int]:
-    """Every set of gems (as a bitmask) the location can hold, class fillings in ``order``."""
+    """Every set of gems (as a bitmask) the location can hold, class fillings in ``order``.
+
+    Lazily: a search usually takes one of the first few, and early in a game a
+    crowded location can hold tens of thousands.
+    """
     masks, _, found = local_fillings(may, sure, rules, capacity)
     for index in order if order is not None else range(len(found)):
-        choices = [[sure & m | sum(extra) for extra in
-                    combinations(bits(m & ~sure), x - (sure & m).bit_count())]
-                   for m, x in zip(masks, found[index], strict=True)]
-        for picked in product(*choices):
-            yield sum(picked)
+        picks = [(bits(m & ~sure), x - (sure & m).bit_count())
+                 for m, x in zip(masks, found[index], strict=True)]
+        yield from _picked(picks, 0, sure)
+
+
+def _picked(picks: list[tuple[list[int], int]], c: int, base: int) -> Iterator[int]:
+    """``base`` and, from class c on, each class's count of its gems in every way
+    (in the order of itertools.product over itertools.combinations)."""
+    if c == len(picks):
+        yield base
+        return
+    gems, need = picks[c]
+    for extra in combinations(gems, need):
+        yield from _picked(picks, c + 1, base | sum(extra))
 
 
 def bits(mask: int) -> list[int]:
