@@ -54,6 +54,13 @@ class Searcher:
         self.local = [location_rules([(m, c) for w, m, c in self.rules
                                       if w == 1 << i and m != self.full])
                       for i in range(len(self.locations))]
+        # For _shape: per location the patterns asked there, per gem those holding it
+        # (bitmasks over the patterns asked anywhere).
+        numbered = {m: r for r, m in enumerate(sorted({m for rules in self.local
+                                                       for m, _ in rules}))}
+        self._asked_at = [sum(1 << numbered[m] for m, _ in rules) for rules in self.local]
+        self._patterns_of = [sum(1 << r for m, r in numbered.items() if m >> g & 1)
+                             for g in range(self.n)]
 
     def root(self) -> State | None:
         """The propagated start state, or None when no distribution fits."""
@@ -184,14 +191,19 @@ class Searcher:
         """What the rest of the search depends on: how many remaining gems have each
         (places left, membership in the open locations' patterns); such gems swap freely."""
         open_ = [i for i in range(len(state)) if not filled >> i & 1]
-        masks = sorted({m for i in open_ for m, _ in self.local[i]})
-        counts: dict[tuple, int] = {}
+        asked = 0
+        for i in open_:
+            asked |= self._asked_at[i]
+        counts: dict[tuple[int, int], int] = {}
         rest = pool
         while rest:
             bit = rest & -rest
             rest ^= bit
-            sig = (tuple(bool(state[i] & bit) for i in open_),
-                   tuple(bool(m & bit) for m in masks))
+            places = 0
+            for i in open_:
+                if state[i] & bit:
+                    places |= 1 << i
+            sig = (places, self._patterns_of[bit.bit_length() - 1] & asked)
             counts[sig] = counts.get(sig, 0) + 1
         return filled, tuple(sorted(counts.items()))
 
