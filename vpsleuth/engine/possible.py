@@ -25,11 +25,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from .anneal import Annealer
 from .bounds import Pigeonholes
 from .flow import Flows
 from .search import OutOfSteps, Searcher, State
 
 RESTARTS = 5  # short searches tried before a long one
+ANNEAL = 20_000  # swaps local search may propose for a witness before the long search
 QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
 
 
@@ -141,12 +143,14 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
     failed: set = set()
     seen = [0] * len(root or ())
     swapper, holes, flows = Swapper(searcher), Pigeonholes(searcher), Flows(searcher)
+    annealer = Annealer(searcher)
+    last: State | None = None  # the latest witness: where local search starts from
     idle = 0
     while root is not None and idle < 2:  # cheap witnesses first: random dives
         leaf = searcher.dive(root, rng, seen)
         idle += 1
         if leaf is not None and any(p & ~s for p, s in zip(leaf, seen, strict=True)):
-            swapper.spread(leaf, seen, rng)
+            last = swapper.spread(leaf, seen, rng)
             idle = 0
     probed = [0] * len(seen)  # cells whose forcing propagation did not refute from this root
     while root is not None:
@@ -178,6 +182,9 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         found = None
         if start is not None:
             found = _quick(searcher, start, failed, rng)
+            if found is False and last is not None:
+                found = annealer.witness(last, root, bit.bit_length() - 1, i, rng, ANNEAL) \
+                    or False
             if found is False:
                 found = searcher.fill(start, 0, failed, rng, steps=budget, check=lambda s: (
                     holes.contradict(s) or flows.contradict(s)))
@@ -186,7 +193,7 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
             root = searcher.propagate(root)
             probed = [0] * len(seen)
             continue
-        swapper.spread(found, seen, rng)
+        last = swapper.spread(found, seen, rng)
     return None
 
 
