@@ -30,7 +30,7 @@ from .bounds import Pigeonholes
 from .flow import Flows
 from .search import OutOfSteps, Searcher, State
 
-RESTARTS = 5  # short searches tried before a long one
+RESTARTS = 4  # short searches tried after local search, before a long one
 ANNEAL = 20_000  # swaps local search may propose for a witness before the long search
 QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
 
@@ -128,9 +128,10 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
     First every cell whose forcing fails propagation at once is dropped (to a
     fixpoint). Then every solution found witnesses all its cells, and those
     exchanges reach from it; a cell not yet witnessed is searched for with the
-    gem forced there, and dropped when none exists. Short searches come first,
-    each in a fresh random order (how long one takes depends much on luck);
-    past them one long search also counts pigeonholes (bounds.py) and tries
+    gem forced there, and dropped when none exists. A short search comes first,
+    then local search from the latest witness (anneal.py), then more short
+    searches, each in a fresh random order (how long one takes depends much on
+    luck); past them one long search also counts pigeonholes (bounds.py) and tries
     flows (flow.py) at every node. The searches share what they learnt failing
     (what a cut-off search left unfinished is not counted as failed).
 
@@ -181,10 +182,12 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
         found = None
         if start is not None:
-            found = _quick(searcher, start, failed, rng)
+            found = _quick(searcher, start, failed, rng, 1)
             if found is False and last is not None:
                 found = annealer.witness(last, root, bit.bit_length() - 1, i, rng, ANNEAL) \
                     or False
+            if found is False:
+                found = _quick(searcher, start, failed, rng, RESTARTS)
             if found is False:
                 found = searcher.fill(start, 0, failed, rng, steps=budget, check=lambda s: (
                     holes.contradict(s) or flows.contradict(s)))
@@ -197,10 +200,10 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
     return None
 
 
-def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random):
-    """RESTARTS short searches in fresh random orders: a witness, None (there is
+def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random, tries: int):
+    """``tries`` short searches in fresh random orders: a witness, None (there is
     none), or False (none of them decided)."""
-    for _ in range(RESTARTS):
+    for _ in range(tries):
         try:
             return searcher.fill(start, 0, failed, rng, steps=[QUICK])
         except OutOfSteps:
