@@ -27,12 +27,22 @@ class Annealer:
         self.rules = [list(rules) for rules in searcher.local]
 
     def witness(self, start: State, allowed: State, gem: int, place: int,
-                rng: random.Random, steps: int) -> State | None:
+                rng: random.Random, steps: int, tries: int = 1) -> State | None:
         """A distribution meeting every answer with ``gem`` at ``place``, or None.
 
         ``start``: a whole distribution; ``allowed``: per location the gems that
-        may go there (no swap puts a gem elsewhere); ``steps``: swaps proposed.
+        may go there (no swap puts a gem elsewhere); ``steps``: swaps proposed in
+        each of ``tries`` runs from ``start`` (a run that cooled into a dead end
+        rarely leaves it; a fresh one often succeeds within a few hundred).
         """
+        for _ in range(tries):
+            got = self._run(start, allowed, gem, place, rng, steps)
+            if got is not None:
+                return got
+        return None
+
+    def _run(self, start: State, allowed: State, gem: int, place: int,
+             rng: random.Random, steps: int) -> State | None:
         members = list(start)
         where = [0] * self.n
         for loc, mask in enumerate(members):

@@ -31,7 +31,7 @@ from .flow import Flows
 from .search import OutOfSteps, Searcher, State
 
 RESTARTS = 4  # short searches tried after local search, before a long one
-ANNEAL = 20_000  # swaps local search may propose for a witness before the long search
+ANNEAL, ANNEAL_RUNS = 10_000, 3  # local search for a witness: swaps a run, runs
 QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
 
 
@@ -184,8 +184,8 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         if start is not None:
             found = _quick(searcher, start, failed, rng, 1)
             if found is False and last is not None:
-                found = annealer.witness(last, root, bit.bit_length() - 1, i, rng, ANNEAL) \
-                    or False
+                found = annealer.witness(last, root, bit.bit_length() - 1, i, rng,
+                                         ANNEAL, ANNEAL_RUNS) or False
             if found is False:
                 found = _quick(searcher, start, failed, rng, RESTARTS)
             if found is False:
