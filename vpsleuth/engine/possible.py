@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 
 from .anneal import Annealer
 from .bounds import Pigeonholes
@@ -32,6 +33,7 @@ from .search import OutOfSteps, Searcher, State
 
 RESTARTS = 4  # short searches tried after local search, before a long one
 ANNEAL, ANNEAL_RUNS = 10_000, 3  # local search for a witness: swaps a run, runs
+LONG_FIRST = 256  # nodes of the exact search's first turn; each further one doubles
 QUICK = 16  # nodes a search for a witness visits before it also counts pigeonholes
 
 
@@ -131,9 +133,10 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
     gem forced there, and dropped when none exists. A short search comes first,
     then local search from the latest witness (anneal.py), then more short
     searches, each in a fresh random order (how long one takes depends much on
-    luck); past them one long search also counts pigeonholes (bounds.py) and tries
-    flows (flow.py) at every node. The searches share what they learnt failing
-    (what a cut-off search left unfinished is not counted as failed).
+    luck); past them the exact search counts pigeonholes (bounds.py) and tries
+    flows (flow.py) at every node, in turns of growing length with more local
+    search. The searches share what they learnt failing (what a cut-off search
+    left unfinished is not counted as failed).
 
     ``steps``: how many nodes those long searches may visit in all; past it
     OutOfSteps is raised (for callers that would rather not know than wait).
@@ -189,8 +192,10 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
             if found is False:
                 found = _quick(searcher, start, failed, rng, RESTARTS)
             if found is False:
-                found = searcher.fill(start, 0, failed, rng, steps=budget, check=lambda s: (
-                    holes.contradict(s) or flows.contradict(s)))
+                local = partial(annealer.witness, last, list(root), bit.bit_length() - 1, i,
+                                rng, ANNEAL, ANNEAL_RUNS) if last is not None else lambda: None
+                found = _long(searcher, start, failed, rng, budget, lambda s: (
+                    holes.contradict(s) or flows.contradict(s)), local)
         if found is None:
             root[i] &= ~bit
             root = searcher.propagate(root)
@@ -209,3 +214,30 @@ def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random, tr
         except OutOfSteps:
             continue
     return False
+
+
+def _long(searcher: Searcher, start: State, failed: set, rng: random.Random,
+          budget: list[int] | None, check, local) -> State | None:
+    """The exact search, checked at every node, in turns with local search (``local``:
+    a witness or a false value): each turn of the exact search twice as long as the
+    one before, in a fresh random order, keeping what each learnt failing. Local
+    search finds most witnesses the exact search would wander long for; only the
+    exact search proves there is none. ``budget``: [nodes left in all], OutOfSteps
+    past it."""
+    limit = LONG_FIRST
+    while True:
+        allowed = limit if budget is None else min(limit, budget[0])
+        steps = [allowed]
+        try:
+            return searcher.fill(start, 0, failed, rng, steps=steps, check=check)
+        except OutOfSteps:
+            if budget is not None and allowed == budget[0]:
+                budget[0] = -1
+                raise
+        finally:
+            if budget is not None and budget[0] >= 0:
+                budget[0] -= allowed - max(steps[0], 0)
+        found = local()
+        if found:
+            return found
+        limit *= 2
