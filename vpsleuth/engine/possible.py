@@ -156,6 +156,13 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         if leaf is not None and any(p & ~s for p, s in zip(leaf, seen, strict=True)):
             last = swapper.spread(leaf, seen, rng)
             idle = 0
+    if root is not None and last is None:  # no dive got through: one search, any witness
+        try:
+            found = searcher.fill(root, 0, failed, rng, steps=[QUICK])
+        except OutOfSteps:
+            found = None
+        if found is not None:
+            last = swapper.spread(found, seen, rng)
     probed = [0] * len(seen)  # cells whose forcing propagation did not refute from this root
     while root is not None:
         todo = [(i, p & ~seen[i]) for i, p in enumerate(root) if p & ~seen[i]]
