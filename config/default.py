@@ -89,7 +89,9 @@ IMAP_POLL_SECONDS = 10  # a server without IDLE is looked at this often instead
 IMAP_RECONNECT_MAX_SECONDS = 300  # after a failure wait 1, 2, 4, ... s, at most this
 IMAP_LEASE_SECONDS = 90  # a watcher silent this long has lost the mailbox to the next taker
 # The game told afterwards (issue 13.2) in the final report mail. It takes the deduction
-# engine seconds, so it is computed before the last round is claimed, with no database lock
-# held (resolution.warm_final_story); the mail, rendered inside the resolution's transaction,
-# finds it cached. Off: the mail only links the story page, which computes it on demand.
+# engine seconds, so the tell-stories job computes it once, after the commit that ends the
+# game, and stores it; the final report is queued with it (services/stories.py), seconds
+# later. Off: the report goes at once and only links the story page (told by the same job).
 STORY_IN_FINAL_REPORT = True
+# How often the tell-stories job looks for a story asked for (a cheap query when none is).
+STORY_POLL_SECONDS = 2

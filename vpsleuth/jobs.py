@@ -33,6 +33,15 @@ def resolve_rounds(app: Flask, now: datetime | None = None) -> list:
         return [(r.game_id, r.number) for r in done]
 
 
+def tell_stories(app: Flask, now: datetime | None = None) -> list[int]:
+    """Tell the stories asked for (games that ended, a GM's page): the engine's seconds
+    run here, once per game and record, never in a request (services/stories.py)."""
+    from .services import stories
+
+    with app.app_context():
+        return stories.tell_queued(now)
+
+
 def send_reminders(app: Flask, now: datetime | None = None) -> int:
     """Remind players with no turn yet, per their game's lead times."""
     from .services import reminders
@@ -108,10 +117,20 @@ class Job:
     func: Callable[[Flask, datetime | None], object]
     description: str
     ticks: int = 1
+    # A setting naming the job's own interval in seconds, instead of ``ticks`` ticks.
+    every_setting: str | None = None
+
+    def seconds(self, app: Flask) -> float:
+        """How often the job runs in ``app``."""
+        if self.every_setting and app.config.get(self.every_setting):
+            return float(app.config[self.every_setting])
+        return float(app.config.get("SCHEDULER_TICK_SECONDS") or 30) * self.ticks
 
 
 JOBS: tuple[Job, ...] = (
     Job("resolve-due-rounds", resolve_rounds, "Resolve rounds whose deadline has passed"),
+    Job("tell-stories", tell_stories, "Tell the stories of games that ended",
+        every_setting="STORY_POLL_SECONDS"),
     Job("send-reminders", send_reminders, "Remind players with no turn yet", ticks=2),
     Job("send-outbox", send_outbox, "Send mail from the outbox"),
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),

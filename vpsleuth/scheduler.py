@@ -55,7 +55,6 @@ def register_jobs(scheduler: BaseScheduler, app: Flask,
 
     Jobs first run at ``start_at`` (default: at once), then every tick.
     """
-    tick = float(app.config.get("SCHEDULER_TICK_SECONDS") or 30)
     declared = {job.id for job in jobs.JOBS}
     for existing in scheduler.get_jobs():
         if existing.id not in declared:
@@ -63,7 +62,7 @@ def register_jobs(scheduler: BaseScheduler, app: Flask,
     for job in jobs.JOBS:
         if scheduler.get_job(job.id) is not None:
             scheduler.remove_job(job.id)
-        scheduler.add_job(job.func, "interval", seconds=tick * job.ticks, args=[app],
+        scheduler.add_job(job.func, "interval", seconds=job.seconds(app), args=[app],
                           id=job.id, name=job.description,
                           next_run_time=start_at or datetime.now(UTC), **JOB_DEFAULTS)
     return [job.id for job in scheduler.get_jobs()]

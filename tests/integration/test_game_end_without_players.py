@@ -16,7 +16,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, Round
 from vpsleuth.rules import verify_commitment
 from vpsleuth.schedule import weekly
-from vpsleuth.services import games, reports, resolution, turns
+from vpsleuth.services import games, reports, resolution, stories, turns
 from vpsleuth.services.errors import WrongState
 
 NOBODY_WINS = {"en": "The game has ended. No player was left in the game, so nobody wins.",
@@ -76,6 +76,8 @@ def test_the_players_of_that_round_get_the_final_report_and_no_round_opens(game,
     before = len(mails("round_opened"))
     withdraw_everyone(game, now + timedelta(hours=1))
     resolution.resolve_round(game, now=game.open_round.deadline)
+    assert mails("final_report") == []  # queued with its story, by the job that tells it
+    assert stories.tell_queued() == [game.id]
     finals = {m.to_addr: m for m in mails("final_report")}
     assert set(finals) == {"ada@example.org", "ben@example.org"}
     assert NOBODY_WINS["en"] in finals["ada@example.org"].body_text

@@ -1,18 +1,22 @@
-"""The final report's story is computed before the last round is claimed (no write lock held).
+"""A finished game's story is told once by a job, after the commit that ends the game.
 
-resolution.ends_game must foresee the end exactly as the rules decide it when
-the round is stored, or the story is computed inside the transaction after all.
+Never inside the round's transaction (no lock waits on the engine) and never
+twice at the same time; the final report waits for it, and is never lost
+when telling it fails.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from sqlalchemy import select
 
 from vpsleuth.extensions import db
-from vpsleuth.mail import notify
+from vpsleuth.models import GameStory, OutboxMessage
 from vpsleuth.rules import GEMS, LOCATIONS, Distribution, Ruleset
 from vpsleuth.schedule import weekly
-from vpsleuth.services import games, resolution, story, turns
+from vpsleuth.services import games, resolution, stories, story, turns
 
 
 @pytest.fixture
@@ -44,60 +48,75 @@ def play(game, now, **wrong: int) -> None:
                           channel="cli", now=now)
 
 
-def test_an_early_end_is_foreseen_only_once_every_active_player_located_every_gem(game, now):
-    play(game, now, Ada=0)
-    assert not resolution.ends_game(game, game.open_round), "Ben has not tipped"
-    play(game, now, Ben=1)
-    assert not resolution.ends_game(game, game.open_round), "one of Ben's tips is wrong"
-    play(game, now, Ben=0)
-    assert resolution.ends_game(game, game.open_round)  # Quitter is no longer active
-    resolution.resolve_round(game, now=now)
-    assert game.state == "finished"
+def final_reports() -> list[OutboxMessage]:
+    return list(db.session.scalars(select(OutboxMessage).where(
+        OutboxMessage.kind == "final_report").order_by(OutboxMessage.to_addr)))
 
 
-def test_the_last_round_ends_the_game_and_one_before_it_does_not(game, now):
-    resolution.resolve_round(game, now=now)
-    assert not resolution.ends_game(game, game.open_round)
-    resolution.resolve_round(game, now=now)
-    assert resolution.ends_game(game, game.open_round)
-
-
-def test_a_round_with_no_active_player_left_ends_the_game(game, now):
-    for name in ("Ada", "Ben"):
-        games.withdraw_player(games.find_player(game, name), now=now)
-    assert resolution.ends_game(game, game.open_round)
-
-
-def test_an_early_end_finds_the_story_computed_before_the_round_was_claimed(
-        game, now, monkeypatch):
-    seen = []
-    round_report = notify.round_report
-
-    def spy(game_, round_):  # renders the mails after the claim, before the commit
-        seen.append(story.record_story.cache_info())
-        round_report(game_, round_)
-        seen.append(story.record_story.cache_info())
-    monkeypatch.setattr(notify, "round_report", spy)
+def test_an_early_end_asks_for_the_story_and_the_final_report_waits_for_it(game, now):
     play(game, now, Ada=0, Ben=0)
     resolution.resolve_round(game, now=now)
     assert game.state == "finished"
-    before, after = seen
-    assert before.misses == 1  # computed before the claim
-    assert after.misses == 1 and after.hits > before.hits  # found inside
+    assert story.record_story.cache_info().misses == 0  # nothing told inside the round
+    row = stories.find(game)
+    assert (row.state, row.final_report, row.after_round) == ("queued", True, 1)
+    assert final_reports() == []
+    assert stories.tell_queued(now) == [game.id]
+    mails = final_reports()
+    # Quitter too: withdrawn while the round was open, so it was still his round.
+    assert [m.to_addr for m in mails] == ["ada@example.org", "ben@example.org",
+                                          "quitter@example.org"]
+    assert all("When each gem became certain" in m.body_text for m in mails)
+    assert stories.ready(game)["final"] is True
 
 
-def test_nothing_is_computed_before_a_round_that_does_not_end_the_game(game, now):
+def test_a_round_that_does_not_end_the_game_asks_for_no_story(game, now):
     play(game, now, Ada=0, Ben=3)
     resolution.resolve_round(game, now=now)
     assert game.state == "running"
+    assert db.session.scalar(select(GameStory)) is None
+    assert stories.tell_queued(now) == []
     assert story.record_story.cache_info().misses == 0
 
 
-def test_nothing_is_computed_when_nobody_gets_the_final_report_by_mail(game, now):
+def test_a_practice_game_mails_nobody_yet_its_story_is_told_for_its_page(game, now):
     game.practice = True  # a practice game mails nobody
     db.session.commit()
     play(game, now, Ada=0, Ben=0)
-    assert resolution.ends_game(game, game.open_round)
     resolution.resolve_round(game, now=now)
-    assert game.state == "finished"
-    assert story.record_story.cache_info().misses == 0
+    assert stories.tell_queued(now) == [game.id]
+    assert final_reports() == [] and stories.ready(game) is not None
+
+
+def test_one_story_is_claimed_by_one_worker_at_a_time(game, now):
+    play(game, now, Ada=0, Ben=0)
+    resolution.resolve_round(game, now=now)
+    row = stories.find(game)
+    assert stories._claim(row.id, now) == 1
+    assert stories._claim(row.id, now) is None  # a second worker finds it taken
+    assert stories.tell_queued(now) == []  # and so does the job, while the claim is fresh
+    # A claim older than STALE is a worker that stopped: it is taken over, once.
+    later = now + stories.STALE + timedelta(seconds=1)
+    assert stories.tell_queued(later) == [game.id]
+    assert stories.find(game).attempts == 2 and stories.find(game).state == "ready"
+    assert len(final_reports()) == 3
+
+
+def test_a_story_that_keeps_failing_is_given_up_and_the_final_report_goes_with_a_link(
+        game, now, monkeypatch):
+    def broken(game_, **kw):
+        raise RuntimeError("the engine fell over")
+    monkeypatch.setattr(story, "tell", broken)
+    play(game, now, Ada=0, Ben=0)
+    resolution.resolve_round(game, now=now)
+    for attempt in range(1, stories.ATTEMPTS + 1):
+        assert stories.tell_queued(now) == []
+        row = stories.find(game)
+        assert row.attempts == attempt
+        assert row.error == "RuntimeError: the engine fell over"
+        assert (row.state == "failed") == (attempt == stories.ATTEMPTS)
+        assert (final_reports() != []) == (attempt == stories.ATTEMPTS)
+    mails = final_reports()
+    assert len(mails) == 3 and stories.tell_queued(now) == []
+    assert f"/games/{game.id}/story" in mails[0].body_text  # the link, not the story
+    assert "When each gem became certain" not in mails[0].body_text

@@ -14,7 +14,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
-IDS = ["resolve-due-rounds", "send-reminders", "send-outbox", "poll-imap", "heartbeat",
+IDS = ["resolve-due-rounds", "tell-stories", "send-reminders", "send-outbox", "poll-imap", "heartbeat",
        "forget-old", "play-bots"]
 
 
@@ -35,6 +35,8 @@ def test_registering_twice_keeps_one_of_each_job_and_drops_undeclared_ones(app):
         ticks = {job.id: job.trigger.interval for job in sched.get_jobs()}
         assert ticks["resolve-due-rounds"] == timedelta(seconds=30)
         assert ticks["poll-imap"] == timedelta(seconds=60)
+        # Its own interval: a finished game's story is told seconds after the end.
+        assert ticks["tell-stories"] == timedelta(seconds=app.config["STORY_POLL_SECONDS"])
     finally:
         sched.shutdown(wait=False)
 

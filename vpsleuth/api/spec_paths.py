@@ -31,6 +31,17 @@ def _param(name: str, description: str) -> dict:
             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
 
 
+def _told_later(operation: dict) -> dict:
+    """A story not told yet answers 202 with its state; the client asks again later."""
+    operation["responses"]["202"] = {
+        "description": "the story is being worked out (computed once, seconds after the "
+                       "game ends or it is first asked for): ask again after Retry-After "
+                       "seconds; state failed: it could not be told",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        "content": {"application/json": {"schema": ref("StoryPending")}}}
+    return operation
+
+
 PARAMETERS = {
     "GameId": _param("game_id", "the game's id"),
     "PlayerId": _param("player_id", "the player's id (see the game's players)"),
@@ -111,10 +122,10 @@ PATHS = {
         "post": op("postTurn", "Send a turn (same as PUT)", "TurnSubmitted", params=G,
                    body="TurnInput", errors=_TURN_ERRORS, tag="turns"),
     },
-    "/games/{game_id}/story": {"get": op(
+    "/games/{game_id}/story": {"get": _told_later(op(
         "getStory", "The game told afterwards: what the public record proved (the game's "
         "game master at any time; its players after the end)", "Story", params=G,
-        errors=(404,))},
+        errors=(404,)))},
     "/games/{game_id}/notebook": {
         "get": op("getNotebook", "The caller's private notebook (player tokens only)",
                   "Notebook", params=G, errors=(404,), tag="notebook"),

@@ -10,6 +10,11 @@ CODES = {"type": "string", "description": "the question as placeholder:attribute
                                           "e.g. 'E:BO'"}
 
 STORY_SCHEMAS: dict[str, dict] = {
+    "StoryPending": obj({
+        "game_id": ID,
+        "state": {"type": "string", "enum": ["queued", "computing", "failed"]},
+        "retry_after": nullable({**INT, "description": "seconds; null when failed"}),
+    }, description="The story is not told yet (or could not be)."),
     "Story": obj({
         "game_id": ID, "game": STRING, "final": BOOL,
         "after_round": INT, "start_bits": BITS,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..services import story
+from ..services import stories, story
 from ..services.errors import NotFound
 from . import bp
 from .auth import caller, visible_game
@@ -16,4 +16,10 @@ def get_story(game_id: int):
     if not story.may_read(caller().viewer, game):
         # As for a foreign game: a running game's story does not exist for its players.
         raise NotFound(f"game {game_id} has not ended; its story is told afterwards")
-    return story.tell(game, with_tips=True)
+    state, told = stories.current(game)
+    if told is not None:
+        return told
+    # 202 either way: told seconds from now, or (failed) not at all; the body says which.
+    retry = None if state == "failed" else 3
+    headers = {"Retry-After": str(retry)} if retry is not None else {}
+    return {"game_id": game.id, "state": state, "retry_after": retry}, 202, headers

@@ -5,11 +5,13 @@ from .game import AuditEntry, Game, GameSecret, Player, Round
 from .lobby import JoinRequest
 from .mail import InboundMessage, MailBody, OutboxMessage, ReminderSent, SchedulerState
 from .notebook import PlayerNotebook
+from .story import GameStory
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
 from .types import UTCDateTime, VerbatimText, utcnow
 
 __all__ = [
-    "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "InboundMessage",
+    "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "GameStory",
+    "InboundMessage",
     "JoinRequest", "LoginToken", "MailBody", "OutboxMessage", "Player", "RateEvent",
     "ReminderSent", "Round",
     "PlayerNotebook",

@@ -5,20 +5,18 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import bindparam, func, insert, select, update
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
-from ..engine import Answered, PublicRecord
 from ..extensions import db
 from ..i18n import N_
 from ..mail import notify
-from ..models import Game, Player, Round, RoundResult, StandingQuestion, StandingTip, utcnow
-from ..rules import GEM_BY_CODE, GEMS, Distribution, Question, Turn, competition_ranks, resolve
+from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
+from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..schedule import Schedule
-from . import story
+from . import stories
 from .errors import WrongState
 from .games import audit, bots_play
-from .record import public_record
 
 
 def is_due(round_: Round, now: datetime) -> bool:
@@ -54,7 +52,6 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
         return None
     if game.state == "setup":
         raise WrongState(N_("game '{game}' has not started"), game=game.name)
-    warm_final_story(game, round_)  # seconds of work, so before the write lock is taken
     claimed = db.session.execute(
         update(Round).where(Round.id == round_.id, Round.state == "open")
         .values(state="resolving").execution_options(synchronize_session=False))
@@ -65,80 +62,17 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
     following = _store_results(game, round_, now)
     audit(game, actor, "resolve_round", round=round_.number)
     db.session.flush()
-    notify.round_report(game, round_)
+    told = following is None and current_app.config.get("STORY_IN_FINAL_REPORT")
+    if following is None:  # the game ended: its story is told by a job, once
+        stories.request(game, final_report=bool(told), now=now)
+    if not told:  # else the final report is queued with its story (services/stories.py)
+        notify.round_report(game, round_)
     if following is not None:
         notify.round_opened(game, following)
     db.session.commit()
     if following is not None:
         bots_play(game, now)
     return round_
-
-
-def warm_final_story(game: Game, round_: Round) -> None:
-    """Compute the story the final report will tell, before ``round_`` is claimed.
-
-    With STORY_IN_FINAL_REPORT on, the final report mail tells the game
-    afterwards, and the mails are rendered inside resolve_round's transaction,
-    between the claim and the commit: on SQLite while the database's write lock
-    is held, so every turn, sign-in and other resolution would wait on the
-    story's seconds (services/story.py). So when this round ends the game and
-    someone gets the report by mail, the story of the record the game will have
-    once the round is stored (``record_after``) is computed here, with no lock
-    held; inside the transaction ``story.record_story`` is then a cache hit.
-
-    If the record read inside differs from this one (a player changed a question
-    meanwhile), the story is computed again there: slower, still correct. Nothing
-    is stored or logged here; the cache, in this process's memory only, holds the
-    answers to this round's questions and nothing else of the deal.
-    """
-    if not current_app.config.get("STORY_IN_FINAL_REPORT"):
-        return
-    if not notify.report_readers(game, round_) or not ends_game(game, round_):
-        return
-    story.record_story(record_after(game, round_))
-
-
-def ends_game(game: Game, round_: Round) -> bool:
-    """Whether resolving ``round_`` ends the game, decided by the rules as _store_results does.
-
-    The last round, or no active player left, needs no tip read. An early end
-    (every active player has located every gem) needs each of them to have
-    tipped every gem this round; only then are the tips read and scored.
-    """
-    active = [p.id for p in game.active_players]
-    if round_.number >= game.ruleset.rounds or not active:
-        return True
-    full = set(db.session.scalars(
-        select(StandingTip.player_id).where(StandingTip.round_id == round_.id)
-        .group_by(StandingTip.player_id).having(func.count() == len(GEMS))))
-    if not full.issuperset(active):
-        return False
-    turns, _ = round_turns(round_)
-    distribution = Distribution.from_canonical(game.secret.distribution)
-    return resolve(round_.number, turns, active, distribution, game.ruleset).game_over
-
-
-def record_after(game: Game, round_: Round) -> PublicRecord:
-    """The public record once ``round_`` is resolved: ``public_record(game)`` and its answers.
-
-    Equal, and of equal hash, to what public_record reads after the round is
-    stored (its questions in the same order: player name, then id), so it is the
-    same key of story.record_story's cache. The answers are the rules' answers
-    against the deal, as _store_results stores and the round's report publishes.
-    """
-    before = public_record(game)
-    distribution = Distribution.from_canonical(game.secret.distribution)
-    rows = db.session.execute(select(Player.name, StandingQuestion.question)
-                              .join(Player, Player.id == StandingQuestion.player_id)
-                              .where(StandingQuestion.round_id == round_.id)
-                              .order_by(Player.name, StandingQuestion.id)).all()
-    asked: dict[str, Question] = {}
-    answered = []
-    for name, codes in rows:
-        if codes not in asked:
-            asked[codes] = Question.from_codes(codes)
-        answered.append(Answered(asked[codes], asked[codes].answer(distribution), name))
-    return PublicRecord(before.rules, (*before.rounds, tuple(answered)))
 
 
 def round_turns(round_: Round) -> tuple[dict[int, Turn], dict[int, StandingQuestion]]:

@@ -68,15 +68,19 @@ def _aid(answers: tuple[Answered, ...]) -> dict[Gem, frozenset[str]]:
     return possible_places(answers, steps=AID_STEPS, at_least=True)
 
 
-def tell(game: Game, *, with_tips: bool = False) -> dict:
-    """The story of ``game`` so far, as JSON-able data (see record_story).
+def tell(game: Game, *, with_tips: bool = False, after_round: int | None = None) -> dict:
+    """The story of ``game`` so far (or after ``after_round`` rounds), as JSON-able data.
 
-    ``with_tips``: add each player's safe tips, guesses and points left on the
-    table. The tips are secret while the game runs: only for its GM, or after the end.
+    See record_story. ``with_tips``: add each player's safe tips, guesses and
+    points left on the table. The tips are secret while the game runs: only for
+    its GM, or after the end. Seconds of the engine: only the story job calls
+    this (services/stories.py); pages, the API and mails read what it stored.
     """
-    from .story_players import players_story  # the tips part reads the database
+    from .story_players import players_story  # story_players imports record_story from here
 
     record = public_record(game)
+    if after_round is not None:
+        record = record.upto(after_round)
     story = {"game_id": game.id, "game": game.name, "final": game.state == "finished",
              **record_story(record)}
     story["players"] = players_story(game, record) if with_tips else None

@@ -1,0 +1,187 @@
+"""The game told afterwards, computed once by a job and stored (issue 18, 3).
+
+The story costs the engine seconds (services/story.py), so no request and no
+round's transaction computes it. Whoever wants a story asks for it
+(``request``): a ``GameStory`` row for the game and its record, inserted once
+however many ask at the same time. The ``tell-stories`` job (vpsleuth/jobs.py)
+claims queued rows one at a time with a conditional UPDATE, computes the story
+with no transaction open, and stores it; pages, the API and the final report
+mail read it from there (``ready``), in every process alike.
+
+The transaction that ends a game asks for its story; when the final report
+mail tells it (STORY_IN_FINAL_REPORT, on by default), that mail is queued in
+the transaction that stores the story, so it waits seconds, never goes out
+without it, and is never lost: a story that fails three times is given up and
+the report goes with a link instead.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+
+from ..extensions import db
+from ..mail import notify
+from ..models import Game, GameStory, utcnow
+from . import story
+from .reports import resolved_rounds
+
+log = logging.getLogger(__name__)
+
+# A claim older than this is taken over: the worker that made it stopped.
+STALE = timedelta(minutes=10)
+# Tries before a story is given up (state ``failed``).
+ATTEMPTS = 3
+
+
+def after_round(game: Game) -> int:
+    """The record a story of ``game`` tells now: its resolved rounds."""
+    return len(resolved_rounds(game))
+
+
+def find(game: Game) -> GameStory | None:
+    """The row for the game's record as it stands, whatever its state; None if never asked."""
+    return db.session.scalar(select(GameStory).where(
+        GameStory.game_id == game.id, GameStory.after_round == after_round(game)))
+
+
+def ready(game: Game) -> dict | None:
+    """The stored story of the game's record as it stands, or None while it is not told."""
+    row = find(game)
+    if row is None or row.state != "ready" or row.data is None:
+        return None
+    return json.loads(row.data)
+
+
+def request(game: Game, *, final_report: bool = False, now: datetime | None = None) -> None:
+    """Ask for the story of the game's record (added to the session; the caller commits).
+
+    Idempotent and safe at the same time from any number of requests and
+    processes: one row per game and record (INSERT ... ON CONFLICT DO NOTHING).
+    """
+    values = dict(game_id=game.id, after_round=after_round(game), state="queued",
+                  final_report=final_report, attempts=0, error="",
+                  requested_at=now or utcnow())
+    dialect = postgresql if db.engine.dialect.name == "postgresql" else sqlite
+    db.session.execute(dialect.insert(GameStory).values(**values).on_conflict_do_nothing(
+        index_elements=["game_id", "after_round"]))
+
+
+def wanted(game: Game, now: datetime | None = None) -> GameStory:
+    """The row for the game's record, asked for (and committed) if nobody had yet."""
+    row = find(game)
+    if row is None:
+        request(game, now=now)
+        db.session.commit()
+        row = find(game)
+    return row
+
+
+def current(game: Game, now: datetime | None = None) -> tuple[str, dict | None]:
+    """(state, story) of the game's record as it stands, asking for it if nobody had.
+
+    ``ready`` with the stored story, else ``queued``, ``computing`` or ``failed``
+    and None: the caller shows that it is being told (or could not be).
+    """
+    row = wanted(game, now)
+    if row.state == "ready" and row.data is not None:
+        return "ready", json.loads(row.data)
+    return row.state, None
+
+
+def tell_queued(now: datetime | None = None, limit: int = 10) -> list[int]:
+    """The job: tell up to ``limit`` queued stories, one at a time; returns the game ids."""
+    now = now or utcnow()
+    ids = db.session.scalars(select(GameStory.id).where(or_(
+        GameStory.state == "queued",
+        (GameStory.state == "computing") & (GameStory.started_at < now - STALE)))
+        .order_by(GameStory.id).limit(limit)).all()
+    db.session.rollback()  # no transaction stays open while the engine works
+    told = []
+    for story_id in ids:
+        game_id = _tell(story_id, now)
+        if game_id is not None:
+            told.append(game_id)
+    return told
+
+
+def _claim(story_id: int, now: datetime) -> int | None:
+    """Claim one row (queued, or computing past STALE); the attempt number, or None."""
+    row = db.session.get(GameStory, story_id)
+    if row is None:
+        return None
+    attempt = row.attempts + 1
+    claimed = db.session.execute(
+        update(GameStory).where(GameStory.id == story_id, GameStory.attempts == row.attempts,
+                                or_(GameStory.state == "queued",
+                                    (GameStory.state == "computing")
+                                    & (GameStory.started_at < now - STALE)))
+        .values(state="computing", started_at=now, attempts=attempt)
+        .execution_options(synchronize_session=False))
+    db.session.commit()
+    return attempt if claimed.rowcount == 1 else None
+
+
+def _tell(story_id: int, now: datetime) -> int | None:
+    attempt = _claim(story_id, now)
+    if attempt is None:
+        return None  # another worker has it
+    row = db.session.get(GameStory, story_id)
+    game = db.session.get(Game, row.game_id)
+    started = time.perf_counter()
+    try:
+        data = json.dumps(story.tell(game, with_tips=True, after_round=row.after_round))
+    except Exception as exc:  # never lose the final report over a story
+        db.session.rollback()
+        log.exception("the story of game %d (after round %d) failed", row.game_id,
+                      row.after_round)
+        return _failed(story_id, attempt, exc)
+    db.session.rollback()  # the engine's seconds ran with nothing locked; now write
+    seconds = time.perf_counter() - started
+    stored = db.session.execute(
+        update(GameStory).where(GameStory.id == story_id, GameStory.state == "computing",
+                                GameStory.attempts == attempt)
+        .values(state="ready", data=data, computed_at=utcnow(), seconds=round(seconds, 3),
+                error="").execution_options(synchronize_session=False))
+    if stored.rowcount != 1:  # taken over as stale meanwhile: the other worker stores it
+        db.session.rollback()
+        return None
+    row = db.session.get(GameStory, story_id)
+    db.session.refresh(row)
+    _settled(row)
+    db.session.commit()
+    log.info("told the story of game %d after round %d in %.1f s", row.game_id,
+             row.after_round, seconds)
+    return row.game_id
+
+
+def _failed(story_id: int, attempt: int, exc: Exception) -> None:
+    """Count a failed try; past ATTEMPTS the story is given up and the final report goes."""
+    state = "failed" if attempt >= ATTEMPTS else "queued"
+    done = db.session.execute(
+        update(GameStory).where(GameStory.id == story_id, GameStory.attempts == attempt)
+        .values(state=state, error=f"{type(exc).__name__}: {exc}"[:2000])
+        .execution_options(synchronize_session=False))
+    if done.rowcount == 1 and state == "failed":
+        row = db.session.get(GameStory, story_id)
+        db.session.refresh(row)
+        _settled(row)
+    db.session.commit()
+    return None
+
+
+def _settled(row: GameStory) -> None:
+    """A story is told or given up: queue the final report waiting for it, drop older ones."""
+    game = db.session.get(Game, row.game_id)
+    if row.final_report:
+        db.session.flush()  # the report's template reads the stored story
+        last = max(resolved_rounds(game), key=lambda r: r.number)
+        notify.round_report(game, last)
+    db.session.execute(delete(GameStory).where(
+        GameStory.game_id == row.game_id, GameStory.after_round < row.after_round,
+        GameStory.state.in_(("ready", "failed"))))
