@@ -75,7 +75,9 @@ def test_the_games_list_shows_games_not_started_and_ended(make_game, ada):
     resolution.resolve_round(done)
     card = plain(ada.get("/"))
     assert "The game has not started yet" in card
-    assert "Short finished The game has ended. Final report" in card
+    assert ("Short finished · won jointly by Ada, Ben, and Cleo (0 points each) · you: joint 1st "
+            "of 3, 0 points") in card
+    assert "The game has ended. Final report" in card
     assert f'href="/games/{done.id}/rounds/1"' in ada.get("/").get_data(as_text=True)
 
 
@@ -90,6 +92,7 @@ def test_a_withdrawn_player_and_a_latest_report_show_in_the_list(moonstone, ada)
 def test_the_games_list_costs_the_same_queries_for_one_game_or_five(make_game, ada):
     one = make_game("One")
     turns.submit_turn(player(one, "Ada"), "TIP A RD1", channel="web")
+    resolution.resolve_round(make_game("Ended", rules=Ruleset(rounds=1)))  # its result too
     viewer = viewer_for("ada@example.org")
 
     def queries() -> int:
@@ -111,7 +114,7 @@ def test_the_games_list_costs_the_same_queries_for_one_game_or_five(make_game, a
         game = make_game(f"More {n}", rules=Ruleset(rounds=1) if n == 0 else None)
         turns.submit_turn(player(game, "Ben"), "TIP B RD2", channel="web")
     resolution.resolve_round(games.find_game("More 0"))
-    assert len(games_at_a_glance(viewer)) == 5
+    assert len(games_at_a_glance(viewer)) == 6
     assert 3 <= queries() == alone <= 6, alone
     assert page_queries() == page_alone
 

@@ -217,19 +217,29 @@ def test_after_the_deadline_the_form_says_the_round_is_closed_and_refuses(moonst
     assert "The deadline of round 1 has passed" in page and "round 2 opens" in page
     assert re.search(r'id="save-turn" disabled', page)
     response = ada.post(f"/games/{moonstone.id}/turn", data=data)
-    assert response.status_code == 409
-    assert "the deadline of round 1 passed" in response.get_data(as_text=True)
-    assert versions(games.find_player(moonstone, "Ada"))[-1].status == "refused"
+    refused = versions(games.find_player(moonstone, "Ada"))[-1]
+    assert refused.status == "refused"
+    assert response.status_code == 303, "post/redirect/get: the address bar ends on a GET"
+    assert response.headers["Location"] == f"/games/{moonstone.id}/turn?kept={refused.id}"
+    page = ada.get(response.headers["Location"]).get_data(as_text=True)
+    assert "The deadline of round 1 passed at" in page and "with the report.</p>" in page
+    assert 'id="closed"' not in page, "said once, by the flashed message"
+    assert re.search(r'<textarea id="turn-text"[^>]*>TIP A RD1\n</textarea>', page), \
+        "the turn sent is not lost"
+    assert "kept below as text, to send again once the next round opens" in page
+    again = ada.get(f"/games/{moonstone.id}/turn").get_data(as_text=True)
+    assert "passed at" not in again and 'id="closed"' in again
 
 
 def test_a_form_of_a_resolved_round_is_refused_naming_the_open_round(moonstone, ada):
     data = form_fields(ada, moonstone, tip_RD1="A")
     resolution.resolve_round(moonstone)
     response = ada.post(f"/games/{moonstone.id}/turn", data=data)
-    page = response.get_data(as_text=True)
-    assert response.status_code == 409
-    assert "this turn is for round 1, but round 2 is open" in page
-    assert checked(page, "RD1") == "A"
+    assert response.status_code == 303
+    page = ada.get(response.headers["Location"]).get_data(as_text=True)
+    assert "This turn is for round 1, but round 2 is open" in page
+    assert re.search(r'<textarea id="turn-text"[^>]*>TIP A RD1\n</textarea>', page)
+    assert "check it and save it for round 2" in page
     assert turns.standing_turn(moonstone.open_round,
                                games.find_player(moonstone, "Ada")).is_empty
 
@@ -240,9 +250,10 @@ def test_a_late_turn_is_refused_in_german_on_a_german_page(moonstone, ada):
     moonstone.open_round.deadline = utcnow() - timedelta(minutes=1)
     db.session.commit()
     response = ada.post(f"/games/{moonstone.id}/turn", data=data)
-    page = response.get_data(as_text=True)
-    assert response.status_code == 409
+    assert response.status_code == 303
+    page = ada.get(response.headers["Location"]).get_data(as_text=True)
     assert "Der Abgabetermin von Runde 1 ist am" in page and "Runde 2 beginnt" in page
+    assert "Schick ihn noch einmal, sobald die nächste Runde beginnt." in page
     assert "deadline of round 1 passed" not in page
     # the record keeps the English text, as the GM and the API read it
     assert "the deadline of round 1 passed" in versions(
@@ -268,7 +279,9 @@ def test_a_withdrawn_player_sees_why_and_cannot_save(moonstone, ada):
     page = ada.get(f"/games/{moonstone.id}/turn").get_data(as_text=True)
     assert "withdrawn you from this game" in page and 'id="save-turn" disabled' in page
     response = ada.post(f"/games/{moonstone.id}/turn", data=data)
-    assert response.status_code == 409 and "has been withdrawn" in response.get_data(as_text=True)
+    assert response.status_code == 303
+    assert "Ada has been withdrawn from" in ada.get(response.headers["Location"]).get_data(
+        as_text=True)
 
 
 def test_a_grid_form_without_its_round_is_refused_as_out_of_date(moonstone, ada):

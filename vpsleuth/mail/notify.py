@@ -151,10 +151,25 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
     if not has_mailbox(player):
         return
     taking_turns = round_ is not None and round_.state == "open" and utcnow() < round_.deadline
+    ended = _ended(player)
     outbox.queue("refused", player.email, "refused", player.language, game=player.game,
                  player=player, reply=threads.answered(), errors=errors or [], reason=reason,
                  round=round_,
-                 deadline=_deadline(player, round_) if taking_turns else None)
+                 deadline=_deadline(player, round_) if taking_turns else None,
+                 result=ended[0] if ended else None, final_report=ended[1] if ended else None)
+
+
+def _ended(player: Player) -> tuple[str, str | None] | None:
+    """A finished game's result for the player, and the link to its final report."""
+    # Imported here: the services import this module to queue their mails.
+    from ..services.outcome import outcome
+
+    result = outcome(player.game, player, player.language)
+    if result is None:
+        return None
+    link = (f"{base_url()}/games/{player.game_id}/rounds/{result.final_round}"
+            if result.final_round else None)
+    return result.sentence(player.language), link
 
 
 def reminder(player: Player, round_: Round, hours: int) -> None:
@@ -195,6 +210,7 @@ def round_report(game: Game, round_: Round) -> None:
     # One report per language, one text per language and zone, not one per player.
     built = reports.build_reports(game, round_.number, {p.language for p in readers})
     texts: dict[tuple[str, str], str] = {}
+    nexts: dict[tuple[str, str], str] = {}  # the next deadline in words, for the HTML part
     # Rendered once per language and zone too (with each player's name, should the
     # templates greet the player), or whole per player if they read more of them.
     shared: dict[tuple[str, str], outbox.Shared | None] = {}
@@ -205,15 +221,18 @@ def round_report(game: Game, round_: Round) -> None:
         lang, tz = player.language, player.timezone or game.timezone
         if (lang, tz) not in texts:
             texts[(lang, tz)] = _EscapedOnce(reports.render_text(built[lang], tz, lang))
+            due = built[lang].next_deadline
+            nexts[(lang, tz)] = deadline_text(due, tz, lang) if due else ""
             shared[(lang, tz)] = outbox.render_shared(
                 "report", lang, player, game=game, report=built[lang],
-                report_text=texts[(lang, tz)], base_url=link)
+                report_text=texts[(lang, tz)], next_deadline=nexts[(lang, tz)], base_url=link)
         if shared[(lang, tz)] is not None:
             personal.append((player, shared[(lang, tz)]))
         else:
             whole.append(outbox.message(kind, player.email, "report", lang, game=game,
                                         player=player, report=built[lang],
-                                        report_text=texts[(lang, tz)], base_url=link))
+                                        report_text=texts[(lang, tz)],
+                                        next_deadline=nexts[(lang, tz)], base_url=link))
     outbox.queue_all(outbox.personal(kind, game, personal) + whole)
 
 

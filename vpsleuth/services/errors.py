@@ -62,6 +62,20 @@ class ServiceError(Exception):
             return template
         return template.format(**{k: _in(lang, v) for k, v in self.params.items()})
 
+    def sentence(self, lang: str) -> str:
+        """The message as a sentence on its own (a page's notice, a mail's reason):
+        capital first, full stop last. ``text`` stays as it is, for the API and for
+        messages that embed it."""
+        return as_sentence(self.text(lang))
+
+
+def as_sentence(text: str) -> str:
+    """``text`` with a capital first letter and a full stop (after Spanish ¿ or ¡;
+    a text that opens with a quoted name keeps the name as written)."""
+    lead = len(text) - len(text.lstrip("¡¿"))
+    text = text[:lead] + text[lead:lead + 1].upper() + text[lead + 1:]
+    return text if text.endswith((".", "!", "?", ":")) else text + "."
+
 
 class NotFound(ServiceError):
     code = "not_found"

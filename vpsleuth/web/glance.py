@@ -11,7 +11,7 @@ from typing import Any
 
 from ..i18n import translate
 from ..models import Game, Player, Round
-from ..services import glance
+from ..services import glance, outcome
 from ..services.access import Viewer
 from .dates import moment_text
 from .session import current_language
@@ -23,6 +23,7 @@ class GameCard:
 
     at: glance.GameAtAGlance
     deadline: Any  # player.common.Deadline, or None without an open round
+    outcome: outcome.Outcome | None = None  # a finished game's result, for the viewer
 
 
 @dataclass(frozen=True)
@@ -37,12 +38,16 @@ class TurnRow:
 
 
 def game_cards(viewer: Viewer) -> list[GameCard]:
-    """The viewer's games, newest first, each with its open round's deadline."""
+    """The viewer's games, newest first, each with its open round's deadline, or the
+    result of a finished one."""
     # Imported here: the players' blueprint imports this module for its overview.
     from .player.common import deadline_of
 
-    return [GameCard(g, deadline_of(g.round, g.game, g.player) if g.round else None)
-            for g in glance.games_at_a_glance(viewer)]
+    at = glance.games_at_a_glance(viewer)
+    results = outcome.outcomes([g.game for g in at], {g.game.id: g.player for g in at},
+                               current_language())
+    return [GameCard(g, deadline_of(g.round, g.game, g.player) if g.round else None,
+                     results.get(g.game.id)) for g in at]
 
 
 def turn_rows(round_: Round, game: Game, viewer: Player | None) -> list[TurnRow]:

@@ -261,7 +261,7 @@ def _apply(row: InboundMessage, player: Player, text: str, round_number: int | N
     except TurnRefused as exc:
         refused, errors, why = exc, exc.errors, answers.reason("bad_lines", lang)
     except (RoundClosed, WrongState) as exc:
-        refused, errors, why = exc, None, exc.text(lang)
+        refused, errors, why = exc, None, exc.sentence(lang)
     else:
         return None
     player = db.session.get(Player, player_id)

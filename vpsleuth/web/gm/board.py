@@ -14,7 +14,7 @@ from ...models import Game
 from ...orders import localized
 from ...rules import LOCATIONS, Distribution
 from ...schedule import ScheduleError
-from ...services import gm, resolution, turns
+from ...services import gm, outcome, resolution, turns
 from ...services.errors import ServiceError, TurnRefused
 from ..session import current_language
 from . import bp
@@ -28,7 +28,8 @@ def _board(game: Game, status: int = 200, extend: TimeForm | None = None):
         extend = TimeForm(deadline=local_input(round_.deadline, game.timezone))
     return render_template("web/gm/board.html", game=game, round=round_,
                            rows=turns.round_status(game) if round_ else [],
-                           extend=extend), status
+                           extend=extend,
+                           result=outcome.outcome(game, None, current_language())), status
 
 
 @bp.get("/games/<int:game_id>/board")

@@ -10,7 +10,7 @@ from ...i18n import N_
 from ...models import Game
 from ...rules import RulesetError
 from ...schedule import Schedule, ScheduleError
-from ...services import games, gm, lobby, reports, turns
+from ...services import games, gm, lobby, outcome, reports, turns
 from ...services.errors import ServiceError
 from ..glance import game_cards
 from ..session import current_language, current_viewer
@@ -37,7 +37,8 @@ def index():
         rows.append((game, game.open_round if live else None,
                      sum(1 for s in status if s.submitted), len(status)))
     playing = [card for card in game_cards(current_viewer()) if card.at.player is not None]
-    return render_template("web/gm/index.html", rows=rows, playing=playing)
+    return render_template("web/gm/index.html", rows=rows, playing=playing,
+                           outcomes=outcome.outcomes(mine, {}, current_language()))
 
 
 @bp.route("/games/new", methods=["GET", "POST"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import render_template, url_for
 
 from ...services import notebook as notebooks
-from ...services import reports, story, turns
+from ...services import outcome, reports, story, turns
 from ...services.access import is_gm_of
 from ..feeds import feed_token
 from ..glance import turn_rows
@@ -33,7 +33,8 @@ def game(game_id: int):
         deadline=deadline_of(round_, game, player) if round_ else None,
         resolved=reports.resolved_rounds(game), feeds=feeds,
         turns_in=turn_rows(round_, game, player) if round_ else [],
-        is_gm=is_gm_of(current_viewer(), game), rules=game.ruleset)
+        is_gm=is_gm_of(current_viewer(), game), rules=game.ruleset,
+        outcome=outcome.outcome(game, player, current_language()))
 
 
 @bp.get("/games/<int:game_id>/sheet")

@@ -6,11 +6,12 @@ from dataclasses import replace
 
 from flask import flash, redirect, render_template, request, url_for
 
+from ...extensions import db
 from ...i18n import translate
-from ...models import Game, Player, Round, utcnow
+from ...models import Game, Player, Round, TurnVersion, utcnow
 from ...orders import format_turn, localized
 from ...rules import COLOURS, KINDS, LOCATIONS, PLACEHOLDERS, SIZES, Turn
-from ...services import turns
+from ...services import outcome, turns
 from ...services.errors import RoundClosed, TurnRefused, WrongState
 from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required
@@ -44,7 +45,7 @@ def _closed_reason(game: Game, player: Player, round_: Round | None, lang: str) 
 
 def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, status: int = 200,
             line_errors=(), problem: str | None = None, pasted: str = "",
-            prefilled: bool | None = None, kept: int = 0):
+            prefilled: bool | None = None, kept: int = 0, refused_text: bool = False):
     lang = current_language()
     round_ = game.open_round
     last = next((r for r in turns.round_status(game) if r.player.id == player.id), None)
@@ -59,7 +60,9 @@ def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, statu
         last=last if last is not None and last.last_at else None,
         previous=previous, last_tips={g.code: loc for g, loc in last_tips.items()},
         prefilled=prefilled, kept=kept, line_errors=list(line_errors),
-        problem=problem, pasted=pasted, rows=gem_rows(), locations=LOCATIONS,
+        problem=problem, pasted=pasted, refused_text=refused_text,
+        outcome=outcome.outcome(game, player, lang) if game.state == "finished" else None,
+        rows=gem_rows(), locations=LOCATIONS,
         placeholders=PLACEHOLDERS, colours=COLOURS, kinds=KINDS, sizes=SIZES,
         max_text=MAX_TEXT)
     return page, status
@@ -76,7 +79,19 @@ def turn(game_id: int):
         last_tips = turns.standing_turn(game.round(round_.number - 1), player).tips
         form = TurnForm.from_turn(standing, tips=last_tips)
         return _render(game, player, form, standing, prefilled=bool(last_tips))
-    return _render(game, player, TurnForm.from_turn(standing), standing)
+    refused = _refused_text(player, whole_number(request.args, "kept"))
+    return _render(game, player, TurnForm.from_turn(standing), standing,
+                   pasted=refused or "", refused_text=refused is not None)
+
+
+def _refused_text(player: Player, version_id: int | None) -> str | None:
+    """The text of the player's own turn that was just refused as too late, to keep."""
+    if version_id is None:
+        return None
+    version = db.session.get(TurnVersion, version_id)
+    if version is None or version.player_id != player.id or version.status != "refused":
+        return None
+    return version.text[:MAX_TEXT]
 
 
 @bp.post("/games/<int:game_id>/turn")
@@ -173,8 +188,9 @@ def _submit(game: Game, player: Player, text: str, posted_round: int | None, for
         return _render(game, player, form, standing, status=422, line_errors=errors,
                        problem=problem, pasted=pasted)
     except (RoundClosed, WrongState) as exc:
-        return _render(game, player, form, turns.standing_turn(game.open_round, player)
-                       if game.open_round is not None else Turn(), status=409,
-                       problem=exc.text(lang), pasted=pasted)
+        # Post/redirect/get: the page the player stays on (and reloads) is the turn
+        # page itself, with the refused text kept (the version stored it verbatim).
+        flash(exc.sentence(lang), "error")
+        return redirect(url_for("player.turn", game_id=game.id, kept=exc.version_id), 303)
     flash(translate(lang, "Your turn for round {} is saved.").format(sub.round.number), "ok")
     return redirect(url_for("player.turn", game_id=game.id) + "#saved")
