@@ -1,4 +1,9 @@
-"""``vpsleuth demo``: a sample game with random legal turns, resolved at once."""
+"""``vpsleuth demo``: a sample game with random legal turns, resolved at once.
+
+Its players live at the reserved domain demo.invalid (RFC 2606), for which no mail
+is ever queued (mail.notify.has_mailbox): a demo leaves nothing in the outbox waiting
+to go to strangers, now or when the scheduler later resolves a round it left open.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from .rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS, Distribution, make
 from .schedule import to_local, weekly
 from .services import games, reports, resolution, turns
 
+DEMO_DOMAIN = "demo.invalid"
 DEMO_PLAYERS = [("Ada", "de"), ("Bertha", "en"), ("Clemens", "de"), ("Dora", "en"),
                 ("Emil", "en"), ("Frieda", "de")]
 
@@ -71,7 +77,7 @@ def _sample_game(players: int, deal_seed: int | None):
     game = games.create_game(f"Demo {now:%Y-%m-%d %H:%M:%S} {uuid.uuid4().hex[:4]}",
                              weekly(first, tz), actor="demo")
     for who, lang in DEMO_PLAYERS[:players]:
-        games.add_player(game, who, f"{who.lower()}@example.org", language=lang, actor="demo",
+        games.add_player(game, who, f"{who.lower()}@{DEMO_DOMAIN}", language=lang, actor="demo",
                          invite=False)
     games.start_game(game, seed=deal_seed, actor="demo")
     return game

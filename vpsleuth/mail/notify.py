@@ -24,9 +24,16 @@ def _answering(channel: str) -> threads.Answered | None:
     return threads.answered() if channel == "email" else None
 
 
+# RFC 2606 reserves the top-level domain "invalid" for names that can never exist:
+# the addresses of bots and of the demo's players (vpsleuth demo) live there.
+NO_MAIL_DOMAIN = ".invalid"
+
+
 def has_mailbox(player: Player) -> bool:
-    """A bot has no mailbox, and a practice game (one human against bots) sends no mail."""
-    return not player.is_bot and not player.game.practice
+    """A bot has no mailbox, a practice game (one human against bots) sends no mail, and
+    nothing is written to an address under the reserved .invalid domain."""
+    return (not player.is_bot and not player.game.practice
+            and not player.email.lower().endswith(NO_MAIL_DOMAIN))
 
 
 def sign_in_url(token: str) -> str:
