@@ -57,12 +57,13 @@ def test_a_confirmation_without_a_sign_off_says_nothing_of_one(game, ada):
     assert "sign-off" not in outbox()[0].body_text
 
 
-def test_a_typo_below_the_turn_still_refuses_the_whole_turn(game, ada):
+def test_a_typo_below_the_turn_still_refuses_the_whole_turn_for_that_line_alone(game, ada):
     row = ingest(reply(ada, "QUESTION A red\n\nTPI A RD1\nCheers, Ada\n"), "pipe")
     assert row.status == "refused"
     assert turns.standing_turn(game.open_round, ada).is_empty
     [refusal] = outbox()
-    assert "line 3:" in refusal.body_text and "line 4:" in refusal.body_text
+    assert "line 3: 'TPI' is not a command; did you mean TIP?" in refusal.body_text
+    assert "line 4:" not in refusal.body_text  # the sign-off below it is set aside
 
 
 def test_prose_between_turn_lines_still_refuses_the_turn(game, ada):

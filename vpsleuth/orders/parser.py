@@ -39,20 +39,11 @@ from ..rules import (
     parse_question,
 )
 from ..rules.gems import N_, RuleError, in_words, shown
+from .keywords import KEYWORDS, near_miss
 from .words import HINTS, LineError
 
 # English, German and Spanish keywords; every player may use any of them.
-_KEYWORDS = {
-    "question": "question", "q": "question", "frage": "question",
-    "pregunta": "question", "preguntar": "question",
-    "tip": "tip", "tips": "tip", "tipp": "tip", "tipps": "tip",
-    "pista": "tip", "pistas": "tip", "apuesta": "tip", "apuestas": "tip",
-    "drop": "drop", "withdraw": "drop", "streiche": "drop", "streichen": "drop",
-    "quita": "drop", "quitar": "drop", "retira": "drop",
-    "repeat": "repeat", "wiederhole": "repeat", "wiederholen": "repeat",
-    "repite": "repeat", "repetir": "repeat",
-    "end": "end", "ende": "end", "fin": "end",
-}
+_KEYWORDS = KEYWORDS
 _NONE_WORDS = {"none", "no", "keine", "kein", "nichts", "-", "ninguna", "ninguno", "nada"}
 _ALL_WORDS = {"all", "alle", "alles", "todas", "todos", "todo"}
 _NOBODY_WORDS = {"x", "nobody", "niemand", "none", "nadie"}
@@ -218,8 +209,7 @@ class _Parser:
         m = _LEAD.match(body)
         keyword = _KEYWORDS.get(m.group(1).lower()) if m else None
         if keyword is None:
-            self.error(no, text, N_("'{word}' is not a command"), "unknown",
-                       word=shown(body.split()[0]))
+            self.unknown(no, text, body.split()[0])
             return True
         rest = m.group(2).strip()
         if keyword == "end":
@@ -229,6 +219,16 @@ class _Parser:
         else:
             getattr(self, keyword)(no, text, rest, m.group(1).upper())
         return True
+
+    def unknown(self, no: int, text: str, word: str) -> None:
+        # A slip of a keyword gets that keyword and its own hint, not the whole list.
+        bare = word.strip(":,;.")
+        meant = near_miss(bare) if bare.isalpha() else None
+        if meant is None:
+            self.error(no, text, N_("'{word}' is not a command"), "unknown", word=shown(word))
+        else:
+            self.error(no, text, N_("'{word}' is not a command; did you mean {keyword}?"),
+                       _KEYWORDS[meant], word=shown(word), keyword=meant.upper())
 
     def question(self, no: int, text: str, rest: str, word: str) -> None:
         # A later question line replaces an earlier one, as a later turn would (6a).

@@ -22,6 +22,8 @@ HINTS = {
                    "e.g. QUESTION E blue opal"),
     "tip": N_("TIP <A-G or X> <gem>, e.g. TIP A RD1 or TIP X yellow opal cluster"),
     "drop": N_("DROP <gem> or DROP ALL, e.g. DROP RD1"),
+    "repeat": N_("REPEAT on a line of its own: last round's tips again"),
+    "end": N_("END on a line of its own: nothing below it is read"),
     "unknown": N_("lines start with QUESTION, TIP, DROP, REPEAT or END (or FRAGE, TIPP, "
                   "STREICHE, WIEDERHOLE, ENDE); # starts a comment"),
 }
