@@ -153,6 +153,11 @@ SCHEMAS: dict[str, dict] = {
         "winners": array(STRING),
         "distribution": nullable({"type": "string", "description": "final report only"}),
         "salt": nullable({"type": "string", "description": "final report only"}),
+        "deadline": nullable(TIME),
+        "closed_early": nullable({"type": "string", "enum": ["all_sent", "game_master"],
+                                  "description": "resolved before its deadline: every "
+                                  "active player had sent a turn (early resolution), or "
+                                  "the game master resolved it; null at the deadline"}),
     }),
     "Standings": obj({"game_id": ID, "after_round": nullable(ID), "final": BOOL,
                       "rows": array(obj({"player": STRING, "total": INT, "rank": INT,

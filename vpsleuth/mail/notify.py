@@ -218,6 +218,7 @@ def round_report(game: Game, round_: Round) -> None:
     built = reports.build_reports(game, round_.number, {p.language for p in readers})
     texts: dict[tuple[str, str], str] = {}
     nexts: dict[tuple[str, str], str] = {}  # the next deadline in words, for the HTML part
+    early: dict[tuple[str, str], str | None] = {}  # "closed early, on ...", for the HTML part
     # Rendered once per language and zone too (with each player's name, should the
     # templates greet the player), or whole per player if they read more of them.
     shared: dict[tuple[str, str], outbox.Shared | None] = {}
@@ -230,16 +231,19 @@ def round_report(game: Game, round_: Round) -> None:
             texts[(lang, tz)] = _EscapedOnce(reports.render_text(built[lang], tz, lang))
             due = built[lang].next_deadline
             nexts[(lang, tz)] = deadline_text(due, tz, lang) if due else ""
+            early[(lang, tz)] = reports.closed_early_text(built[lang], tz, lang)
             shared[(lang, tz)] = outbox.render_shared(
                 "report", lang, player, game=game, report=built[lang],
-                report_text=texts[(lang, tz)], next_deadline=nexts[(lang, tz)], base_url=link)
+                report_text=texts[(lang, tz)], next_deadline=nexts[(lang, tz)],
+                closed_early=early[(lang, tz)], base_url=link)
         if shared[(lang, tz)] is not None:
             personal.append((player, shared[(lang, tz)]))
         else:
             whole.append(outbox.message(kind, player.email, "report", lang, game=game,
                                         player=player, report=built[lang],
                                         report_text=texts[(lang, tz)],
-                                        next_deadline=nexts[(lang, tz)], base_url=link))
+                                        next_deadline=nexts[(lang, tz)],
+                                        closed_early=early[(lang, tz)], base_url=link))
     outbox.queue_all(outbox.personal(kind, game, personal) + whole)
 
 

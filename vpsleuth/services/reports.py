@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from ..dates import deadline_text
 from ..extensions import db
 from ..i18n import N_, translate
 from ..models import Game, Player, Round, RoundResult, StandingQuestion
@@ -51,11 +52,16 @@ class RoundReport:
     winners: list[str] = field(default_factory=list)
     distribution: str | None = None  # revealed only in the final report
     salt: str | None = None
+    deadline: datetime | None = None  # the round's own deadline
+    # Resolved before its deadline: "all_sent" (early resolution, every active player had
+    # sent a turn) or "game_master" (resolved by hand); None at the deadline.
+    closed_early: str | None = None
 
     def to_json(self) -> dict:
         data = asdict(self)
         data["resolved_at"] = self.resolved_at.isoformat()
         data["next_deadline"] = self.next_deadline.isoformat() if self.next_deadline else None
+        data["deadline"] = self.deadline.isoformat() if self.deadline else None
         return data
 
 
@@ -91,6 +97,7 @@ def build_reports(game: Game, number: int | None = None,
     nxt = game.round(round_.number + 1)
     final = game.state == "finished" and round_ is done[-1]
     top = min((r.rank for r in results), default=None)
+    early = _closed_early(game, round_, [r.submitted for r in results])
     reports = {}
     for lang in langs:
         names = player_names(game, lang)
@@ -115,8 +122,18 @@ def build_reports(game: Game, number: int | None = None,
             winners=[names[r.player_id] for r in results if final and r.rank == top],
             distribution=game.secret.distribution if final else None,
             salt=game.secret.salt if final else None,
+            deadline=round_.deadline, closed_early=early,
         )
     return reports
+
+
+def _closed_early(game: Game, round_: Round, submitted: list[bool]) -> str | None:
+    """Why the round was resolved before its deadline, if it was (the stored times say)."""
+    if round_.resolved_at is None or round_.resolved_at >= round_.deadline:
+        return None
+    if game.early_resolution and submitted and all(submitted):
+        return "all_sent"
+    return "game_master"
 
 
 def player_names(game: Game, lang: str = "en") -> dict[int, str]:
@@ -141,10 +158,27 @@ def render_text(report: RoundReport, timezone: str, lang: str = "en") -> str:
     """The report as plain text in the traditional zine style."""
     from flask import render_template
 
-    from ..dates import deadline_text
     from ..i18n import ntranslate, translator
 
     deadline = deadline_text(report.next_deadline, timezone, lang) if report.next_deadline else ""
     return render_template("reports/round.txt", report=report, t=translator(lang),
                            ngettext=lambda one, many, n: ntranslate(lang, one, many, n),
-                           next_deadline=deadline)
+                           next_deadline=deadline,
+                           closed_early=closed_early_text(report, timezone, lang))
+
+
+_CLOSED_EARLY = {
+    "all_sent": N_("This round closed early, on {when}: every player had sent a turn "
+                   "(the deadline was {deadline})."),
+    "game_master": N_("The game master resolved this round on {when}, before its deadline "
+                      "({deadline})."),
+}
+
+
+def closed_early_text(report: RoundReport, timezone: str, lang: str = "en") -> str | None:
+    """That the round closed before its deadline, and why, in ``lang``; None if it did not."""
+    if report.closed_early is None or report.deadline is None:
+        return None
+    return translate(lang, _CLOSED_EARLY[report.closed_early]).format(
+        when=deadline_text(report.resolved_at, timezone, lang),
+        deadline=deadline_text(report.deadline, timezone, lang))

@@ -39,7 +39,8 @@ def round_report(game_id: int, number: int):
     next_text = (moment_text(report.next_deadline, zone, lang)
                  if report.next_deadline else None)
     return render_template("web/player/report.html", game=game, player=player, report=report,
-                           placed=placed, next_text=next_text, next_round=game.round(number + 1))
+                           placed=placed, next_text=next_text, next_round=game.round(number + 1),
+                           closed_early=reports.closed_early_text(report, zone, lang))
 
 
 @bp.get("/games/<int:game_id>/rounds/<int:number>.txt")
