@@ -39,7 +39,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     babel.init_app(app, locale_selector=_page_locale,
                    default_translation_directories=str(TRANSLATIONS))
 
-    from . import api, cli, jobs, models, web  # noqa: F401  (models: register the tables)
+    from . import api, cli, house_rules, jobs, models, web  # noqa: F401  (models: the tables)
     from .mail import cli as mail_cli
     from .mail import story_mail
 
@@ -49,6 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     api.init_app(app)
     jobs.init_app(app)
     story_mail.init_app(app)
+    house_rules.init_app(app)
 
     return app
 

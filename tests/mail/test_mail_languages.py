@@ -19,11 +19,14 @@ from babel.support import Translations
 from vpsleuth import i18n
 from vpsleuth.mail import outbox
 from vpsleuth.orders import ShownLine
+from vpsleuth.rules import Ruleset
 from vpsleuth.services.reports import AskedQuestion, ReportRow, RoundReport, render_text
 
 DEADLINE = "DEADLINE-TEXT"  # the deadline's words are Babel's, checked on their own below
 GAME = SimpleNamespace(name="Tormenta", id=7, early_resolution=True,
-                       commitment="c0ffee" * 10 + "abcd")
+                       commitment="c0ffee" * 10 + "abcd", rounds=12,
+                       ruleset=Ruleset(early_resolution=True), after_early="fresh",
+                       deduction_aid=True)
 PLAYER = SimpleNamespace(name="Ana")
 ROUND = SimpleNamespace(number=3)
 REQUEST = SimpleNamespace(name="Zoe", email="zoe@example.org", message="Zoe-message-text")
