@@ -47,7 +47,7 @@ def steps(markdown_block: str) -> tuple[object, list[object]]:
     return parsed.change.question, parsed.change.steps
 
 
-@pytest.mark.parametrize("page,stem", [("rules", "RULES"), ("mail", "help-mail")])
+@pytest.mark.parametrize("page,stem", [("rules", "rulebook"), ("mail", "help-mail")])
 def test_the_page_language_picks_the_document_in_that_language(page, stem):
     assert docs.source(page, "es") == DOCS / f"{stem}.es.md"
     assert docs.source(page, "de") == DOCS / f"{stem}.de.md"
@@ -59,9 +59,9 @@ def test_the_page_language_picks_the_document_in_that_language(page, stem):
 def test_the_spanish_rules_render_with_their_own_title_and_a_spanish_table_label(app):
     with app.test_request_context():
         title, body = docs.render("rules", "es")
-    assert title == "VP-Sleuth: las reglas que modera el servicio"
-    assert "Puntos extra desde la ronda 5." in body
-    assert 'id="7-reglas-de-la-casa-que-un-director-de-juego-puede-cambiar"' in body
+    assert title == "Reglas de VP-Sleuth"
+    assert "A partir de la ronda 5, además, se ordena a los" in body
+    assert '<h2 id="reglas-de-la-casa">Reglas de la casa</h2>' in body
     assert '<div class="table-wrap" role="region" tabindex="0" aria-label="Tabla"><table>' in body
 
 
@@ -70,10 +70,10 @@ def test_a_spanish_browser_reads_the_rules_in_spanish(client):
     text = page.get_data(as_text=True)
     assert page.status_code == 200
     assert '<html lang="es">' in text
-    assert "<title>VP-Sleuth: las reglas que modera el servicio" in text
-    assert "Puntos extra desde la ronda 5." in text and "Reglas de la casa" in text
+    assert "<title>Reglas de VP-Sleuth" in text
+    assert "A partir de la ronda 5, además" in text and ">Reglas de la casa</h2>" in text
     assert 'aria-label="Tabla"' in text
-    assert text.count("<h2 ") == len([h for h in headings(read("RULES.md")) if h[:3] == "## "])
+    assert text.count("<h2 ") == len([h for h in headings(read("rulebook.md")) if h[:3] == "## "])
 
 
 def test_a_spanish_browser_reads_the_mail_help_in_spanish(client):
@@ -85,7 +85,7 @@ def test_a_spanish_browser_reads_the_mail_help_in_spanish(client):
     assert "How to reply" not in text
 
 
-@pytest.mark.parametrize("stem", ["RULES", "help-mail"])
+@pytest.mark.parametrize("stem", ["rulebook", "RULES", "help-mail"])
 def test_the_spanish_documents_have_every_section_table_and_example_of_the_english(stem):
     english, spanish = read(f"{stem}.md"), read(f"{stem}.es.md")
     assert [h.split()[0] for h in headings(spanish)] == [h.split()[0] for h in headings(english)]

@@ -23,12 +23,12 @@ def code_blocks(markdown: str) -> list[str]:
     return re.findall(r"```text\n(.*?)```", markdown, re.S)
 
 
-def test_the_rules_page_shows_every_section_of_the_rules_in_the_repository(client):
+def test_the_rules_page_shows_every_section_of_the_rulebook_in_the_repository(client):
     page = client.get("/rules").get_data(as_text=True)
-    source = (ROOT / "docs" / "RULES.md").read_text()
+    source = (ROOT / "docs" / "rulebook.md").read_text()
     assert page.count("<h2 ") == len(headings(source)) >= 8
-    assert "Bonus points from round 5 on." in page
-    assert 'id="7-house-rules-a-game-master-may-change"' in page
+    assert "From round 5 on, the players are also ranked" in page
+    assert '<h2 id="house-rules">House rules</h2>' in page
     assert '<div class="table-wrap" role="region" tabindex="0" aria-label="Table"><table>' in page
 
 
@@ -36,12 +36,12 @@ def test_the_german_rules_follow_the_browser_before_sign_in(client):
     page = client.get("/rules", headers={"Accept-Language": "de-DE,de;q=0.9"})
     text = page.get_data(as_text=True)
     assert '<html lang="de">' in text
-    assert "Bonuspunkte ab Runde 5." in text and "Hausregeln" in text
+    assert "Ab Runde 5 werden die Spieler außerdem" in text and ">Hausregeln</h2>" in text
     assert 'aria-label="Tabelle"' in text
 
 
 def test_the_german_rules_and_help_have_every_section_of_the_english(client):
-    for stem in ("RULES", "help-mail"):
+    for stem in ("rulebook", "RULES", "help-mail"):
         english = (ROOT / "docs" / f"{stem}.md").read_text()
         german = (ROOT / "docs" / f"{stem}.de.md").read_text()
         assert len(headings(german)) == len(headings(english)), stem
@@ -103,4 +103,5 @@ def test_a_mail_links_the_rules_and_the_help_in_text_and_html(app, lang, words, 
 
 def test_readme_links_the_rules_inside_the_repository():
     readme = (ROOT / "README.md").read_text()
-    assert "](docs/RULES.md)" in readme and "../shared/RULES.md" not in readme
+    assert "](docs/rulebook.md)" in readme and "](docs/RULES.md)" in readme
+    assert "../shared/RULES.md" not in readme

@@ -44,7 +44,8 @@ def test_a_round_report_shows_questions_answers_scores_totals_and_ranks(played, 
                          rf'<td class="num"><strong>{q.answer}</strong>', page)
     for row in report.rows:
         tip = f"{row.tip_score:+d}" if row.submitted else "no turn"
-        assert re.search(rf'<td class="num">{row.rank}</td><td>{row.player}</td>\s*'
+        assert re.search(rf'<td class="num rank">{row.rank}</td>'
+                         rf'<td class="name">{row.player}</td>\s*'
                          rf'<td class="num">(<span class="muted">)?{re.escape(tip)}', page)
     assert "Next deadline" in page and 'rel="prev"' not in page
     assert f'href="/games/{played.id}/rounds/2" rel="next"' in page
@@ -75,7 +76,7 @@ def test_the_standings_page_has_an_accessible_svg_chart_and_a_table(played, ada)
     assert sorted(series) == ["Ada", "Ben", "Cleo"]
     history = reports.build_report(played).history
     for name, totals in history.items():
-        assert re.search(rf'<th scope="row">{name}</th>' + "".join(
+        assert re.search(rf'<th scope="row" class="name">{name}</th>' + "".join(
             rf'<td class="num[^"]*">{t}</td>' for t in totals), page)
 
 

@@ -81,6 +81,7 @@ TABLE = {
     "GET /games/<g>/rounds/<n>.txt":                    "login ok    404   ok    404   ok",
     "GET /games/<g>/standings":                         "login ok    404   ok    404   ok",
     "GET /games/<g>/verify":                            "login ok    404   ok    404   ok",
+    "GET /games/<g>/rules":                             "login ok    404   ok    404   ok",
     # The game told afterwards: its GM at any time, its players only after the end.
     "GET /games/<g>/story":                             "login 404   404   ok    404   404",
     "GET /games/<g>/sheet":                             "login ok    404   404   404   ok",

@@ -1,35 +1,47 @@
 """The rules and the help on playing by mail, in the reader's language, from docs/*.md.
 
-The pages are the repository's own Markdown files (docs/RULES.md with its
-translations docs/RULES.de.md and docs/RULES.es.md, docs/help-mail.md with
-help-mail.de.md and help-mail.es.md), so README, the site and the mails all
-point to one text; a language without its own file gets the English one. They
-are rendered with markdown-it-py: CommonMark to the letter (the rules' table
-through its GFM table rule), pure Python, maintained by the Executable Books
-project; with ``html`` off, raw HTML in a file is escaped rather than passed
-through, and its link check refuses ``javascript:`` and similar URLs, so no
-sanitizer is needed after it. Python-Markdown, the other candidate, dropped its
-safe mode in 3.0 and would need one.
+The pages are the repository's own Markdown files (the players' rulebook
+docs/rulebook.md with its translations docs/rulebook.de.md and
+docs/rulebook.es.md, docs/help-mail.md with help-mail.de.md and help-mail.es.md),
+so README, the site and the mails all point to one text; a language without its
+own file gets the English one. The developers' reference, docs/RULES.md, is not
+served. The rulebook states the standard game's numbers through Jinja
+(``{{ rules.rounds }}``), filled from the code's default Ruleset, so it cannot
+drift from what the service plays.
+
+They are rendered with markdown-it-py: CommonMark to the letter (tables through
+its GFM table rule), pure Python, maintained by the Executable Books project;
+with ``html`` off, raw HTML in a file is escaped rather than passed through, and
+its link check refuses ``javascript:`` and similar URLs, so no sanitizer is
+needed after it. Python-Markdown, the other candidate, dropped its safe mode in
+3.0 and would need one.
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+import jinja2
 from flask import Blueprint, abort, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import ROOT
+from .. import ROOT, house_rules
 from ..i18n import translate
 from .session import current_language
 
 bp = Blueprint("docs", __name__)
 DOCS = ROOT / "docs"
-# page -> file stem; a translation is <stem>.<lang>.md (RULES.de.md, help-mail.es.md)
-PAGES = {"rules": "RULES", "mail": "help-mail"}
+# page -> file stem; a translation is <stem>.<lang>.md (rulebook.de.md, help-mail.es.md)
+PAGES = {"rules": "rulebook", "mail": "help-mail"}
+# Pages whose text is a Jinja template over the standard game's numbers. Undefined
+# names fail loudly; the output is Markdown, escaped by markdown-it, so no autoescape.
+TEMPLATED = {"rules"}
+_JINJA = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False,
+                            keep_trailing_newline=True)
 _LANG_CODE = re.compile(r"[a-z]{2}")
 
 
@@ -43,7 +55,7 @@ def _renderer() -> MarkdownIt:
 
 
 def _heading_open(self, tokens, idx, options, env) -> str:
-    """Headings get ids, so a section can be linked: /rules#7-house-rules-..."""
+    """Headings get ids, so a section can be linked: /rules#house-rules"""
     slug = re.sub(r"[^\w]+", "-", tokens[idx + 1].content.lower()).strip("-") or "section"
     seen = env.setdefault("ids", set())
     unique, n = slug, 1
@@ -52,6 +64,9 @@ def _heading_open(self, tokens, idx, options, env) -> str:
         unique = f"{slug}-{n}"
     seen.add(unique)
     tokens[idx].attrSet("id", unique)
+    if env.get("shift"):  # set inside a page with a heading of its own: one level down
+        level = f"h{min(6, int(tokens[idx].tag[1]) + env['shift'])}"
+        tokens[idx].tag = tokens[idx + 2].tag = level  # heading_open, inline, heading_close
     return self.renderToken(tokens, idx, options, env)
 
 
@@ -75,18 +90,34 @@ def source(page: str, lang: str) -> Path:
     return DOCS / f"{stem}.md"
 
 
+def standard_values(lang: str) -> dict:
+    """What the rulebook's template reads: the standard game's rules and ways to say them."""
+    rules = house_rules.STANDARD
+    return {"rules": rules, "signed": house_rules.signed,
+            "points": lambda n: house_rules.points(n, lang),
+            "listed": lambda numbers: house_rules.listed(numbers, lang),
+            # How often a guess must be right to pay: p * right + (1 - p) * wrong > 0.
+            "odds": Fraction(-rules.points_wrong, rules.points_right - rules.points_wrong)}
+
+
 @lru_cache(maxsize=16)
-def _rendered(path: Path, mtime: float, lang: str) -> tuple[str, str]:
+def _rendered(path: Path, mtime: float, lang: str, templated: bool,
+              shift: int) -> tuple[str, str]:
     text = path.read_text(encoding="utf-8")
+    if templated:
+        text = _JINJA.from_string(text).render(standard_values(lang))
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")),
                  path.stem)
-    return title, MARKDOWN.render(text, {"lang": lang})
+    return title, MARKDOWN.render(text, {"lang": lang, "shift": shift})
 
 
-def render(page: str, lang: str) -> tuple[str, Markup]:
-    """(title, safe HTML) of a page in ``lang``; re-read when its file changes."""
+def render(page: str, lang: str, shift: int = 0) -> tuple[str, Markup]:
+    """(title, safe HTML) of a page in ``lang``; re-read when its file changes.
+
+    ``shift``: how many levels down its headings go (1: its title is an h2).
+    """
     path = source(page, lang)
-    title, html = _rendered(path, path.stat().st_mtime, lang)
+    title, html = _rendered(path, path.stat().st_mtime, lang, page in TEMPLATED, shift)
     return title, Markup(html)  # safe: markdown-it escaped any raw HTML in the file
 
 
@@ -100,7 +131,7 @@ def _page(page: str):
 
 @bp.get("/rules")
 def rules():
-    """The full rules of VP-Sleuth as this service moderates them."""
+    """The rulebook of VP-Sleuth for players, with the standard game's numbers."""
     return _page("rules")
 
 

@@ -9,6 +9,7 @@ from . import (  # noqa: E402, F401
     notebook,
     pages,
     report_pages,
+    rules_page,
     settings,
     story_page,
     turn,
