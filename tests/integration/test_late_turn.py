@@ -21,7 +21,7 @@ from vpsleuth.schedule import to_local, weekly
 from vpsleuth.services import games, turns
 from vpsleuth.services.errors import RoundClosed
 
-PASSED = {"en": "the deadline of round 1 passed at", "de": "Der Abgabetermin von Runde 1 ist am"}
+PASSED = {"en": "The deadline of round 1 passed at", "de": "Der Abgabetermin von Runde 1 ist am"}
 BEING_RESOLVED = {"en": "the round is being resolved and round 2 will open with the report",
                   "de": "die Runde wird ausgewertet, und Runde 2 beginnt mit dem Bericht"}
 STILL_OPEN = {"en": "Round 1 is open until", "de": "Runde 1 läuft bis"}
@@ -92,6 +92,6 @@ def test_a_late_turn_meant_for_another_round_is_told_the_deadline_passed(game):
     deadline_passed(game)
     with pytest.raises(RoundClosed) as late:
         turns.submit_turn(ada, "TIP A RD1", channel="email", round_number=2)
-    assert late.value.message.startswith(PASSED["en"])
+    assert late.value.sentence("en").startswith(PASSED["en"])
     assert "is open" not in late.value.message
     assert late.value.text("de").startswith(PASSED["de"])

@@ -199,7 +199,7 @@ def test_a_reply_to_a_confirmation_keeps_the_round_it_confirmed(app, sink, game,
     send(reply_to(confirmation, ada, "TIP A RD2\n"))
     [refused] = db.session.scalars(select(OutboxMessage).where(
         OutboxMessage.kind == "refused")).all()
-    assert "this turn is for round 1" in refused.body_text
+    assert "This turn is for round 1" in refused.body_text
     assert turns.standing_turn(game.open_round, ada).is_empty
 
 

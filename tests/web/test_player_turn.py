@@ -260,6 +260,17 @@ def test_a_late_turn_is_refused_in_german_on_a_german_page(moonstone, ada):
         games.find_player(moonstone, "Ada"))[-1].errors
 
 
+def test_a_late_turn_is_refused_in_spanish_starting_with_a_capital(moonstone, ada):
+    ada.get("/lang/es")
+    data = form_fields(ada, moonstone, tip_RD1="A")
+    moonstone.open_round.deadline = utcnow() - timedelta(minutes=1)
+    db.session.commit()
+    response = ada.post(f"/games/{moonstone.id}/turn", data=data)
+    assert response.status_code == 303
+    page = ada.get(response.headers["Location"]).get_data(as_text=True)
+    assert "El plazo de la ronda 1 terminó el" in page and "con el informe.</p>" in page
+
+
 @pytest.mark.parametrize("lang", ["de"])
 def test_the_form_speaks_german_and_saves_german_keywords(moonstone, ada, lang):
     ada.get(f"/lang/{lang}")
@@ -268,7 +279,8 @@ def test_the_form_speaks_german_and_saves_german_keywords(moonstone, ada, lang):
     assert '<option value="">beliebig</option>' in page
     data = form_fields(ada, moonstone, q_place="B", q_colour="G", tip_RD1="A")
     assert ada.post(f"/games/{moonstone.id}/turn", data=data).status_code == 302
-    assert versions(games.find_player(moonstone, "Ada"))[-1].text == "FRAGE B grün\nTIPP A RD1\n"
+    assert versions(games.find_player(moonstone, "Ada"))[-1].text == (
+        "FRAGE B grüne Steine\nTIPP A RD1\n")
     assert "Dein Zug für Runde 1 ist gespeichert." in ada.get(
         f"/games/{moonstone.id}/turn").get_data(as_text=True)
 

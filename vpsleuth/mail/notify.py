@@ -5,6 +5,8 @@ Every function only queues; the service that calls it commits.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from markupsafe import Markup
 from sqlalchemy import func, select
 
@@ -128,6 +130,30 @@ def _round_opened_context(game: Game, round_: Round, player: Player, link: str) 
                 turn_template=turn_template(player, round_, Turn()))
 
 
+_ROUND_OPEN_SUBJECT = N_("{game}: round {number} is open until {deadline}")
+_SUBJECT_LANGUAGES = ("en", "de", "es")
+
+
+def _current_deadline(reply: threads.Answered | None, player: Player,
+                      round_: Round | None) -> threads.Answered | None:
+    """The answered mail with its subject's deadline brought up to date.
+
+    A reply's subject is "Re: " and theirs, and theirs is often our round mail's,
+    "round 3 is open until <date>": once the deadline has moved, that date is
+    wrong, so it is replaced by the deadline now, in the subject's own language.
+    """
+    if reply is None or not reply.subject or round_ is None:
+        return reply
+    for lang in _SUBJECT_LANGUAGES:
+        head = translate(lang, _ROUND_OPEN_SUBJECT).format(
+            game=player.game.name, number=round_.number, deadline="\0").partition("\0")[0]
+        at = reply.subject.find(head)
+        if at >= 0:
+            now = deadline_text(round_.deadline, player.timezone or player.game.timezone, lang)
+            return replace(reply, subject=reply.subject[:at + len(head)] + now)
+    return reply
+
+
 def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
                    entered_by: str, signoff: tuple[str, ...] = ()) -> None:
     """Echo the whole standing turn; always when someone else entered it.
@@ -138,7 +164,8 @@ def turn_confirmed(player: Player, round_: Round, standing: Turn, channel: str,
     if not has_mailbox(player) or not (player.wants_confirmations or by_other):
         return
     outbox.queue("confirmation", player.email, "confirmation", player.language,
-                 game=player.game, player=player, reply=_answering(channel), round=round_,
+                 game=player.game, player=player,
+                 reply=_current_deadline(_answering(channel), player, round_), round=round_,
                  channel=channel,
                  by_gm=channel == "gm", deadline=_deadline(player, round_),
                  turn=format_turn(standing.question, standing.tips, player.language),
@@ -160,8 +187,10 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
     taking_turns = round_ is not None and round_.state == "open" and utcnow() < round_.deadline
     ended = _ended(player)
     outbox.queue("refused", player.email, "refused", player.language, game=player.game,
-                 player=player, reply=threads.answered(), errors=errors or [], reason=reason,
-                 round=round_,
+                 player=player,
+                 reply=_current_deadline(threads.answered(), player,
+                                         round_ if taking_turns else None),
+                 errors=errors or [], reason=reason, round=round_,
                  deadline=_deadline(player, round_) if taking_turns else None,
                  result=ended[0] if ended else None, final_report=ended[1] if ended else None)
 
