@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
@@ -18,9 +19,20 @@ from .session import LANGUAGES, current_language, current_viewer, sign_in, sign_
 bp = Blueprint("auth", __name__)
 
 
+# Control characters could split the Location header (werkzeug refuses them with a
+# 500); a backslash is read as a slash by browsers, so "/\evil.example" is another host.
+_UNSAFE_IN_NEXT = re.compile(r"[\x00-\x1f\x7f-\x9f\\]")
+MAX_NEXT = 2000  # a path of ours is far shorter; a longer one would bloat the session cookie
+
+
 def _safe_next(target: str | None) -> str:
-    """Only same-site paths: never redirect to another host after sign-in."""
-    if not target:
+    """Only same-site paths: never redirect to another host after sign-in.
+
+    Anything else (another host, control characters, a backslash, an overlong
+    value) sends the visitor home instead.
+    """
+    if (not isinstance(target, str) or not target or len(target) > MAX_NEXT
+            or _UNSAFE_IN_NEXT.search(target)):
         return url_for("auth.home")
     parts = urlsplit(target)
     if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):

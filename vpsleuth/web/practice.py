@@ -48,7 +48,9 @@ def start_practice():
     form = {key: request.form.get(key, "") for key in ("bots", "level", "name")}
     lang = current_language()
     try:
-        bots = int(form["bots"]) if form["bots"].isdigit() else 0
+        # ASCII digits only: "²".isdigit() holds, but int("²") raises.
+        digits = form["bots"].isascii() and form["bots"].isdigit()
+        bots = int(form["bots"]) if digits else 0
         game = practice.create_practice(viewer.email, name=form["name"].strip() or "You",
                                         bots=bots, level=form["level"], language=lang)
     except ServiceError as exc:
