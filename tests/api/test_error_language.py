@@ -35,8 +35,8 @@ def test_a_refused_turn_is_explained_in_the_players_language(api, cast):
     assert spanish["message"].startswith("tu turno no se ha aplicado")
     [line] = spanish["details"]
     assert (line["line"], line["text"]) == (1, "PISTA H RD1")
-    assert line["message"] == "'H' no es un lugar; las pistas van a A-G o a X (nadie)"
-    assert line["hint"].startswith("PISTA <A-G o X> <gema>")
+    assert line["message"] == "'H' no es un lugar; las apuestas van a A-G o a X (nadie)"
+    assert line["hint"].startswith("APUESTA <A-G o X> <gema>")
     assert english["details"][0]["message"] == "'H' is not a location; tips go to A-G or X (nobody)"
 
 

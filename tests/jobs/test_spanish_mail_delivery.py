@@ -36,7 +36,7 @@ def test_a_spanish_player_gets_the_invitation_and_the_round_mail_in_spanish(
     assert 'lang="es"' in html and "Entrar y ver la partida" in html
     round_mail = subjects["Winter: la ronda 1 está abierta hasta el dom 6 dic 2026, 20:00 CET"]
     text, html = bodies(round_mail)
-    assert "PREGUNTA E ópalo azul\nPISTA A RD1\n" in text
+    assert "PREGUNTA E ópalos azules\nAPUESTA A RD1\n" in text
     assert "Plazo: <strong>dom 6 dic 2026, 20:00 CET</strong>." in html
     german = [m["Subject"] for m in sink.to("ben@example.org")]
     assert "Winter: Runde 1 läuft bis So. 6. Dez. 2026, 20:00 MEZ" in german

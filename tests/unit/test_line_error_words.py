@@ -16,7 +16,7 @@ BAD = [
     "QUESTION A RD4", "PISTA A perla roja", "PREGUNTA E rojo azul", "QUITA",
 ]
 KEYWORDS = {"de": {"question": "FRAGE", "tip": "TIPP", "drop": "STREICHE"},
-            "es": {"question": "PREGUNTA", "tip": "PISTA", "drop": "QUITA"}}
+            "es": {"question": "PREGUNTA", "tip": "APUESTA", "drop": "QUITA"}}
 ENGLISH_KEYWORDS = {"question": "QUESTION", "tip": "TIP", "drop": "DROP"}
 
 
@@ -61,8 +61,8 @@ def test_the_example_in_issue_12_reads_in_german_and_spanish():
         "Zeile 2: 'H' ist kein Ort; Tipps gehen an A-G oder X (niemand) (richtig: TIPP <A-G "
         "oder X> ")
     assert describe(error, "es", translate).startswith(
-        "Línea 2: 'H' no es un lugar; las pistas van a A-G o a X (nadie) (escribe: PISTA <A-G "
-        "o X> ")
+        "Línea 2: 'H' no es un lugar; las apuestas van a A-G o a X (nadie) (escribe: APUESTA "
+        "<A-G o X> ")
 
 
 def test_words_inside_a_message_follow_the_language():
@@ -77,5 +77,5 @@ def test_words_inside_a_message_follow_the_language():
 
 def test_the_unknown_command_hint_lists_the_readers_keywords_first():
     [error] = errors_of("COMPRA A RD1")
-    assert "PREGUNTA, PISTA, QUITA, REPITE o FIN" in describe(error, "es", translate)
+    assert "PREGUNTA, APUESTA, QUITA, REPITE o FIN" in describe(error, "es", translate)
     assert "FRAGE, TIPP, STREICHE, WIEDERHOLE oder ENDE" in describe(error, "de", translate)

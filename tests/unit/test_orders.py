@@ -355,7 +355,7 @@ def test_format_turn_writes_english_lines_in_sheet_order():
 
 def test_format_turn_writes_german_lines():
     text = format_turn(Question.from_codes("A:G3"), tips(B="GP2"), "de")
-    assert text == "FRAGE A grün Dreier\nTIPP B GP2\n"
+    assert text == "FRAGE A grüne Dreier\nTIPP B GP2\n"
 
 
 def test_format_turn_without_question_or_tips():

@@ -266,11 +266,11 @@ def test_question_text_in_english_and_german(codes, english, german):
     assert q.text("de") == german
 
 
-def test_short_form_is_placeholder_then_canonical_words():
+def test_short_form_is_placeholder_then_what_is_counted():
     q = Question.from_codes("E:BO")
     assert q.short() == "E blue opal"
-    assert q.short("de") == "E blau Opal"
-    assert Question.from_codes("A:G3").short("de") == "A grün Dreier"
+    assert q.short("de") == "E blaue Opale"
+    assert Question.from_codes("A:G3").short("de") == "A grüne Dreier"
 
 
 def test_codes_are_the_compact_storage_form():

@@ -140,9 +140,9 @@ def test_every_gem_has_a_spanish_name_that_parses_back_with_and_without_accents(
 
 def test_spanish_canonical_names_agree_with_the_kind():
     assert GEM_BY_CODE["RD1"].name("es") == "diamante rojo solitario"
-    assert GEM_BY_CODE["RP1"].name("es") == "perla roja solitario"
-    assert GEM_BY_CODE["YP3"].name("es") == "perla amarilla grupo"
-    assert GEM_BY_CODE["BO2"].name("es") == "ópalo azul pareja"
+    assert GEM_BY_CODE["RP1"].name("es") == "perla roja solitaria"
+    assert GEM_BY_CODE["YP3"].name("es") == "perla amarilla en grupo"
+    assert GEM_BY_CODE["BO2"].name("es") == "ópalo azul en pareja"
 
 
 @pytest.mark.parametrize(("codes", "text"), [
@@ -170,13 +170,13 @@ def test_the_short_form_of_a_question_parses_back_in_each_language(codes, lang):
 
 
 def test_the_spanish_short_form_puts_the_kind_first_and_agrees():
-    assert Question.from_codes("E:RP").short("es") == "E perla roja"
-    assert Question.from_codes("E:BO").short("es") == "E ópalo azul"
+    assert Question.from_codes("E:RP").short("es") == "E perlas rojas"
+    assert Question.from_codes("E:BO").short("es") == "E ópalos azules"
 
 
 def test_format_turn_writes_spanish_keywords():
     text = format_turn(Question.from_codes("E:RP"), {GEM_BY_CODE["RD1"]: "A"}, "es")
-    assert text == "PREGUNTA E perla roja\nPISTA A RD1\n"
+    assert text == "PREGUNTA E perlas rojas\nAPUESTA A RD1\n"
     assert format_turn(None, {}, "es") == "PREGUNTA NINGUNA\n"
 
 

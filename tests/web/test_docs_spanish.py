@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 SPANISH_KEYWORDS = re.compile(r"^(PREGUNTA|PISTA|APUESTA|QUITA|REPITE|FIN)\b")
 # The two examples in the text that are wrong on purpose: a slip and a bad location.
-MEANT_TO_FAIL = {"PISTA A RD1, B RD1", "PISTA H BO2"}
+MEANT_TO_FAIL = {"APUESTA A RD1, B RD1", "APUESTA H BO2"}
 
 
 def read(name: str) -> str:
@@ -80,7 +80,7 @@ def test_a_spanish_browser_reads_the_mail_help_in_spanish(client):
     page = client.get("/help/mail", headers={"Accept-Language": "es"})
     text = page.get_data(as_text=True)
     assert '<html lang="es">' in text
-    assert "Cómo responder" in text and "PREGUNTA E ópalo azul" in text
+    assert "Cómo responder" in text and "PREGUNTA E ópalos azules" in text
     assert "REPITE" in text and "QUITA TODAS" in text
     assert "How to reply" not in text
 
@@ -109,7 +109,7 @@ def test_the_spanish_turn_examples_say_what_the_english_ones_say():
 @pytest.mark.parametrize("lang,name,bad_line,line_word", [
     ("en", "help-mail.md", "TIP H BO2", "line"),
     ("de", "help-mail.de.md", "TIPP H BO2", "Zeile"),
-    ("es", "help-mail.es.md", "PISTA H BO2", "línea")])
+    ("es", "help-mail.es.md", "APUESTA H BO2", "línea")])
 def test_the_refused_line_in_the_mail_help_reads_as_the_service_says_it(
         lang, name, bad_line, line_word):
     blocks = code_blocks(read(name))

@@ -62,7 +62,7 @@ def test_the_mail_help_explains_replying_and_the_turn_language_in_both_languages
     assert "REPEAT" in english and "all or nothing" in english
     client.get("/lang/de")
     german = client.get("/help/mail").get_data(as_text=True)
-    assert "So antwortest du" in german and "FRAGE E blau Opal" in german
+    assert "So antwortest du" in german and "FRAGE E blaue Opale" in german
     assert "WIEDERHOLE" in german
 
 

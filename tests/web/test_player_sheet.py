@@ -56,10 +56,25 @@ def test_an_asked_combination_gets_a_row_of_its_own(two_rounds, ada):
     rows = re.findall(r'<tr( class="combo")? data-codes="(\w+)">\s*<th scope="row" class="attr">'
                       r'(?:<span class="swatch[^>]*></span>)?([^<]+)</th>', page)
     assert [label for _, _, label in rows][:10] == [
-        "red", "blue", "green", "yellow", "diamond", "pearl", "opal", "solitaire", "pair",
-        "cluster"]
-    assert rows[10] == (' class="combo"', "3D", "cluster diamond")
+        "red gems", "blue gems", "green gems", "yellow gems", "diamonds", "pearls", "opals",
+        "solitaires", "pairs", "clusters"]
+    assert rows[10] == (' class="combo"', "3D", "cluster diamonds")
     assert cell(page, "3D", "A") == [str(answers(1, two_rounds)["A:3D"]), "R1", "Ben"]
+
+
+@pytest.mark.parametrize(("lang", "labels"), [
+    ("de", ["rote Steine", "blaue Steine", "grüne Steine", "gelbe Steine", "Diamanten",
+            "Perlen", "Opale", "Einer", "Zweier", "Dreier", "Dreier-Diamanten"]),
+    ("es", ["gemas rojas", "gemas azules", "gemas verdes", "gemas amarillas", "diamantes",
+            "perlas", "ópalos", "solitarios", "parejas", "grupos", "diamantes en grupo"]),
+])
+def test_the_rows_say_what_they_count_as_the_reports_questions_do(two_rounds, ada, lang,
+                                                                   labels):
+    ada.get(f"/lang/{lang}")
+    page = ada.get(f"/games/{two_rounds.id}/sheet").get_data(as_text=True)
+    rows = re.findall(r'<tr(?: class="combo")? data-codes="\w+">\s*<th scope="row" '
+                      r'class="attr">(?:<span class="swatch[^>]*></span>)?([^<]+)</th>', page)
+    assert rows == labels
 
 
 def test_own_tips_are_shown_per_round_with_each_rounds_tip_score_only(two_rounds, ada):

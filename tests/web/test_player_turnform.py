@@ -36,7 +36,7 @@ def test_gems_set_back_to_no_tip_are_dropped_and_a_cleared_question_is_withdrawn
 def test_german_pages_write_german_keywords_that_parse_back():
     form = posted(q_place="A", q_size="3", q_kind="D", tip_GP1="C")
     text = form.to_text(Turn(None, {GEM_BY_CODE["RD1"]: "A"}), "de")
-    assert text == "FRAGE A Dreier Diamant\nTIPP C GP1\nSTREICHE RD1\n"
+    assert text == "FRAGE A Dreier-Diamanten\nTIPP C GP1\nSTREICHE RD1\n"
     assert parse_turn(text).ok
 
 

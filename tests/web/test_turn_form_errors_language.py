@@ -14,8 +14,8 @@ BASIS = re.compile(r'name="basis" value="([^"]+)"')
 SAID = {
     "de": ("&#39;H&#39; ist kein Ort; Tipps gehen an A-G oder X (niemand)",
            "TIPP &lt;A-G oder X&gt;"),
-    "es": ("&#39;H&#39; no es un lugar; las pistas van a A-G o a X (nadie)",
-           "PISTA &lt;A-G o X&gt;"),
+    "es": ("&#39;H&#39; no es un lugar; las apuestas van a A-G o a X (nadie)",
+           "APUESTA &lt;A-G o X&gt;"),
 }
 
 

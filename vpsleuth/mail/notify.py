@@ -60,8 +60,9 @@ def turn_template(player: Player, round_: Round, standing: Turn | None = None) -
 # A blank turn to fill in, in the keywords of the player's language (all are understood).
 EXAMPLE_TURNS = {
     "en": "QUESTION E blue opal\nTIP A RD1\n# REPEAT  (last round's tips again)\n",
-    "de": "FRAGE E blau Opal\nTIPP A RD1\n# WIEDERHOLE  (die Tipps der letzten Runde)\n",
-    "es": "PREGUNTA E ópalo azul\nPISTA A RD1\n# REPITE  (las pistas de la ronda anterior)\n",
+    "de": "FRAGE E blaue Opale\nTIPP A RD1\n# WIEDERHOLE  (die Tipps der letzten Runde)\n",
+    "es": "PREGUNTA E ópalos azules\nAPUESTA A RD1\n"
+          "# REPITE  (las apuestas de la ronda anterior)\n",
 }
 
 

@@ -9,7 +9,7 @@ from ..rules import LOCATIONS, Gem, Question
 _WORDS = {
     "en": {"question": "QUESTION", "tip": "TIP", "none": "NONE"},
     "de": {"question": "FRAGE", "tip": "TIPP", "none": "KEINE"},
-    "es": {"question": "PREGUNTA", "tip": "PISTA", "none": "NINGUNA"},
+    "es": {"question": "PREGUNTA", "tip": "APUESTA", "none": "NINGUNA"},
 }
 
 

@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
+from .phrases import phrase
+
 LANGUAGES = ("en", "de", "es")
 
 
@@ -133,11 +135,10 @@ class Gem:
         return attr in self.attributes
 
     def name(self, lang: str = "en") -> str:
-        """The canonical long name: ``red diamond solitaire`` / ``Diamant rot I`` /
-        ``diamante rojo solitario``."""
+        """The canonical long name: ``red diamond solitaire`` / ``Diamant rot I`` (the
+        seed's way) / ``diamante rojo solitario``, ``perla roja en grupo``."""
         if lang == "es":
-            colour = self.colour.feminine() if self.kind.code == "P" else self.colour.word("es")
-            return f"{self.kind.word('es')} {colour} {self.size.word('es')}"
+            return phrase(self.attributes, "es", plural=False)
         if lang == "de":
             return f"{self.kind.word('de')} {self.colour.word('de')} {_ROMAN[self.size.code]}"
         return f"{self.colour.word()} {self.kind.word()} {self.size.word()}"

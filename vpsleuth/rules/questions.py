@@ -16,6 +16,7 @@ from .gems import (
     parse_attributes,
     shown,
 )
+from .phrases import feminine, phrase
 
 
 class QuestionError(RuleError):
@@ -49,16 +50,22 @@ class Question:
     def text(self, lang: str = "en") -> str:
         """``How many blue opals does E hold?`` / ``Wie viele blaue Opale hat E?`` /
         ``¿Cuántos ópalos azules tiene E?``"""
+        words = phrase(self.attributes, lang)
         if lang == "es":
-            return _spanish_question(self.placeholder, self.attributes)
+            return f"¿{'Cuántas' if feminine(self.attributes, 'es') else 'Cuántos'} {words} " \
+                   f"tiene {self.placeholder}?"
         if lang == "de":
-            return f"Wie viele {_german_phrase(self.attributes)} hat {self.placeholder}?"
-        return f"How many {_english_phrase(self.attributes)} does {self.placeholder} hold?"
+            return f"Wie viele {words} hat {self.placeholder}?"
+        return f"How many {words} does {self.placeholder} hold?"
 
     def short(self, lang: str = "en") -> str:
-        """``E blue opal`` / ``E blau Opal`` / ``E ópalo azul``: the turn-language form."""
-        if lang == "es":
-            return f"{self.placeholder} {_spanish_short(self.attributes)}"
+        """``E blue opal`` / ``E blaue Opale`` / ``E ópalos azules``: the turn-language form.
+
+        German and Spanish say what is counted, as a native speaker writes it;
+        English keeps the words of its examples. Each parses back to the question.
+        """
+        if lang in ("de", "es"):
+            return f"{self.placeholder} {phrase(self.attributes, lang)}"
         return f"{self.placeholder} " + " ".join(a.word(lang) for a in self.attributes)
 
 
@@ -101,71 +108,3 @@ def parse_question(text: str) -> Question:
     except GemError as exc:
         raise QuestionError(exc.message_id, **exc.params) from None
     return make_question(place, attrs)
-
-
-_EN_PLURAL = {"D": "diamonds", "P": "pearls", "O": "opals",
-              "1": "solitaires", "2": "pairs", "3": "clusters"}
-_DE_PLURAL = {"D": "Diamanten", "P": "Perlen", "O": "Opale"}
-_DE_SIZE = {"1": "Einer", "2": "Zweier", "3": "Dreier"}
-
-
-def _english_phrase(attrs: tuple[Attribute, ...]) -> str:
-    by = {a.category: a for a in attrs}
-    words = [by[Category.COLOUR].word()] if Category.COLOUR in by else []
-    size, kind = by.get(Category.SIZE), by.get(Category.KIND)
-    if kind:
-        words += ([size.word()] if size else []) + [_EN_PLURAL[kind.code]]
-    else:
-        words.append(_EN_PLURAL[size.code] if size else "gems")
-    return " ".join(words)
-
-
-def _german_phrase(attrs: tuple[Attribute, ...]) -> str:
-    by = {a.category: a for a in attrs}
-    words = [by[Category.COLOUR].word("de") + "e"] if Category.COLOUR in by else []
-    size, kind = by.get(Category.SIZE), by.get(Category.KIND)
-    if kind and size:
-        words.append(f"{_DE_SIZE[size.code]}-{_DE_PLURAL[kind.code]}")
-    elif kind:
-        words.append(_DE_PLURAL[kind.code])
-    else:
-        words.append(_DE_SIZE[size.code] if size else "Steine")
-    return " ".join(words)
-
-
-# Spanish: plural nouns with their gender; colours and "solitario" agree with the noun.
-_ES_NOUN = {"D": ("diamantes", False), "P": ("perlas", True), "O": ("ópalos", False),
-            "1": ("solitarios", False), "2": ("parejas", True), "3": ("grupos", False)}
-_ES_PLURAL = {"R": ("rojos", "rojas"), "B": ("azules", "azules"),
-              "G": ("verdes", "verdes"), "Y": ("amarillos", "amarillas")}
-_ES_SIZE = {"1": ("solitarios", "solitarias"), "2": ("en pareja",) * 2, "3": ("en grupo",) * 2}
-
-
-def _spanish_question(place: str, attrs: tuple[Attribute, ...]) -> str:
-    """``¿Cuántas perlas rojas tiene E?``, ``¿Cuántos diamantes en grupo tiene A?``"""
-    by = {a.category: a for a in attrs}
-    colour, size, kind = (by.get(c) for c in (Category.COLOUR, Category.SIZE, Category.KIND))
-    if kind:
-        noun, feminine = _ES_NOUN[kind.code]
-        words = [noun] + ([_ES_SIZE[size.code][feminine]] if size else [])
-    elif size:
-        noun, feminine = _ES_NOUN[size.code]
-        words = [noun]
-    else:
-        noun, feminine = "gemas", True
-        words = [noun]
-    if colour:
-        words.insert(1, _ES_PLURAL[colour.code][feminine])
-    return f"¿{'Cuántas' if feminine else 'Cuántos'} {' '.join(words)} tiene {place}?"
-
-
-def _spanish_short(attrs: tuple[Attribute, ...]) -> str:
-    """``ópalo azul``, ``perla roja``, ``diamante grupo``: kind first, colour agreeing."""
-    by = {a.category: a for a in attrs}
-    kind, colour = by.get(Category.KIND), by.get(Category.COLOUR)
-    words = [kind.word("es")] if kind else []
-    if colour:
-        words.append(colour.feminine() if kind and kind.code == "P" else colour.word("es"))
-    if Category.SIZE in by:
-        words.append(by[Category.SIZE].word("es"))
-    return " ".join(words)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ...models import Game, Player
 from ...rules import ATTRIBUTES, GEMS, PLACEHOLDERS
-from ...rules.gems import attribute
+from ...rules.phrases import phrase
 from ...services import reports, turns
 
 
@@ -49,9 +49,9 @@ def build_sheet(game: Game, player: Player, lang: str = "en") -> InfoSheet:
                 combos.add(q.attributes)
         mine = next((r for r in report.rows if r.player == player.name), None)
         scores[round_.number] = mine.tip_score if mine is not None and mine.submitted else None
-    columns = [(a.code, a.word(lang)) for a in ATTRIBUTES]
-    columns += [(codes, " ".join(attribute(c).word(lang) for c in codes))
-                for codes in sorted(combos, key=_combo_order)]
+    # Each row says what its answers count, as the reports' questions do ("blaue Opale").
+    columns = [(a.code, phrase(a.code, lang)) for a in ATTRIBUTES]
+    columns += [(codes, phrase(codes, lang)) for codes in sorted(combos, key=_combo_order)]
     sheet = InfoSheet(columns, answers, [r.number for r in done], scores=scores)
     shown = list(done)
     if game.open_round is not None and game.state != "finished":

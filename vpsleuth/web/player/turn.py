@@ -17,7 +17,7 @@ from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required
 from . import bp
 from .common import deadline_of, player_game
-from .turnform import TurnForm, basis_of, gem_rows
+from .turnform import TurnForm, basis_of, example_lines, gem_rows
 
 MAX_TEXT = 20_000
 
@@ -64,7 +64,7 @@ def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, statu
         outcome=outcome.outcome(game, player, lang) if game.state == "finished" else None,
         rows=gem_rows(), locations=LOCATIONS,
         placeholders=PLACEHOLDERS, colours=COLOURS, kinds=KINDS, sizes=SIZES,
-        max_text=MAX_TEXT)
+        max_text=MAX_TEXT, examples=example_lines(lang))
     return page, status
 
 

@@ -29,7 +29,16 @@ from ...rules.gems import attribute
 
 CATEGORY_FIELDS = (("colour", COLOURS), ("kind", KINDS), ("size", SIZES))
 _WORDS = {"en": ("QUESTION", "TIP", "DROP", "NONE"), "de": ("FRAGE", "TIPP", "STREICHE", "KEINE"),
-          "es": ("PREGUNTA", "PISTA", "QUITA", "NINGUNA")}
+          "es": ("PREGUNTA", "APUESTA", "QUITA", "NINGUNA")}
+# The text box's examples, in the reader's own keywords and gem words (each line parses).
+EXAMPLE_LINES = {
+    "en": ("QUESTION E blue opal", "TIP A RD1, BP2", "TIP X yellow opal cluster", "DROP GO3",
+           "REPEAT", "QUESTION NONE"),
+    "de": ("FRAGE E blaue Opale", "TIPP A RD1, BP2", "TIPP X Opal gelb III", "STREICHE GO3",
+           "WIEDERHOLE", "FRAGE KEINE"),
+    "es": ("PREGUNTA E ópalos azules", "APUESTA A RD1, BP2", "APUESTA X ópalo amarillo en grupo",
+           "QUITA GO3", "REPITE", "PREGUNTA NINGUNA"),
+}
 
 
 @dataclass
@@ -145,6 +154,11 @@ class TurnForm:
         if dropped:
             lines.append(f"{drop} " + ", ".join(dropped))
         return "\n".join(lines) + "\n" if lines else ""
+
+
+def example_lines(lang: str) -> tuple[str, ...]:
+    """Example lines of the turn language for the form, in ``lang``'s keywords."""
+    return EXAMPLE_LINES.get(lang, EXAMPLE_LINES["en"])
 
 
 def basis_of(turn: Turn) -> str:
