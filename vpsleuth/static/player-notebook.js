@@ -1,6 +1,7 @@
 /* The notebook on the information sheet. A tap (or Enter or Space) moves a cell on to
    its next mark: yes, no, maybe, none. Arrow keys move between cells (the grid is one
-   stop for Tab), Y, N, M and Delete set a mark. Marks and notes are saved a moment after
+   stop for Tab), a mark's key (Y or J or S, N, M or ?; the legend shows the reader's)
+   and Delete set it. Marks and notes are saved a moment after
    each change, one request at a time, and once more when the page is left.
    Without this script each cell is a submit button and the notes go with the form. */
 (function () {
@@ -15,13 +16,18 @@
   var CYCLE = ["", "yes", "no", "maybe"];
   var GLYPH = { "": "", yes: "\u2713", no: "\u2717", maybe: "?" };
   var CODE = { "": ".", yes: "y", no: "n", maybe: "m" };
-  var KEYS = { y: "yes", j: "yes", n: "no", m: "maybe", v: "maybe", "?": "maybe",
-               Delete: "", Backspace: "" };
+  // Yes, ja, sí; no, nein; maybe, vielleicht, quizá: every language's key works for everyone.
+  var KEYS = { y: "yes", j: "yes", s: "yes", n: "no", m: "maybe", v: "maybe", q: "maybe",
+               "?": "maybe", Delete: "", Backspace: "" };
   var timer = null;
   var busy = false;
   var again = false;
   var dirty = false;
   var current = 0;
+
+  function keyOf(event) {  // J and j alike (Caps Lock, Shift)
+    return event.key.length === 1 ? event.key.toLowerCase() : event.key;
+  }
 
   function markOf(cell) { return cell.getAttribute("data-mark") || ""; }
 
@@ -133,9 +139,9 @@
     if (target !== null) {
       event.preventDefault();
       focusCell(target);
-    } else if (!event.ctrlKey && Object.prototype.hasOwnProperty.call(KEYS, event.key)) {
+    } else if (!event.ctrlKey && Object.prototype.hasOwnProperty.call(KEYS, keyOf(event))) {
       event.preventDefault();
-      setMark(cell, KEYS[event.key]);
+      setMark(cell, KEYS[keyOf(event)]);
     }
   });
   notes.addEventListener("input", function () { changed(1200); });
