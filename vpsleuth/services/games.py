@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import asdict
 from datetime import datetime
 
 from sqlalchemy import or_, select
@@ -115,7 +116,7 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     game.ruleset = rules or Ruleset()
     db.session.add(game)
     db.session.flush()
-    audit(game, actor, "create_game", rules=game.ruleset, schedule=schedule.to_json(),
+    audit(game, actor, "create_game", rules=asdict(game.ruleset), schedule=schedule.to_json(),
           after_early=after_early, deduction_aid=bool(deduction_aid))
     db.session.commit()
     return game

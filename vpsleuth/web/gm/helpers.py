@@ -18,6 +18,7 @@ from ...services.errors import NotFound, ServiceError
 from ..dates import moment_text, short_time_left
 from ..session import current_language, current_viewer
 from . import bp
+from .audit_words import audit_words
 from .forms import COMMON_ZONES, LANGUAGES
 
 LOCAL_INPUT = "%Y-%m-%dT%H:%M"  # what <input type="datetime-local"> sends
@@ -45,6 +46,9 @@ LABELS = {
         "forward_invitation": N_("invitation link made to forward"),
         "outage_deadline_moved": N_("deadline moved after an outage"),
         "issue_api_token": N_("API token issued"), "revoke_api_token": N_("API token revoked"),
+        "set_listing": N_("listing changed"), "accept_join": N_("request to join accepted"),
+        "decline_join": N_("request to join declined"),
+        "export_with_secret": N_("exported with the secret"),
     },
 }
 
@@ -160,6 +164,10 @@ def gm_page_helpers() -> dict:
         zone = timezone or (g.game.timezone if "game" in g else "UTC")
         return audit_details(detail, zone, lang)
 
+    def in_words(action: str, detail: str) -> list[str]:
+        return audit_words(action, detail, g.game.timezone if "game" in g else "UTC", lang)
+
     return {"when": when, "time_left": lambda d: time_left(d, lang),
-            "audit_details": details, "label": label, "languages": LANGUAGES,
+            "audit_details": details, "audit_words": in_words, "label": label,
+            "languages": LANGUAGES,
             "zones": [(zone, zone) for zone in COMMON_ZONES]}
