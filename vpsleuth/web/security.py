@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, g, request, session
 from flask_wtf.csrf import CSRFProtect
 
 csrf = CSRFProtect()
@@ -28,4 +28,22 @@ def init_app(app: Flask) -> None:
             response.headers.setdefault(name, value)
         if app.config.get("SESSION_COOKIE_SECURE"):
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        if "Cache-Control" not in response.headers and private_answer():
+            response.headers["Cache-Control"] = "no-store"
         return response
+
+
+def private_answer() -> bool:
+    """Whether this answer is for one person's eyes, so no cache may keep it.
+
+    Every page a signed-in viewer gets names them and may show their turn, tips,
+    notebook, feed links or tokens; every API answer is for its token's owner;
+    a page under a link's token (sign-in, address change) carries the token.
+    A view that sets Cache-Control itself (the feeds) keeps its own. Static
+    files are the same for everybody (and reading the session would add
+    "Vary: Cookie" to them).
+    """
+    if g.get("viewer") is not None or g.get("api_caller") is not None:
+        return True
+    return request.endpoint != "static" and (
+        "token" in (request.view_args or {}) or "sid" in session)
