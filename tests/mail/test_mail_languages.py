@@ -31,10 +31,29 @@ PLAYER = SimpleNamespace(name="Ana")
 ROUND = SimpleNamespace(number=3)
 REQUEST = SimpleNamespace(name="Zoe", email="zoe@example.org", message="Zoe-message-text")
 LINK = "https://sleuth.test/signin/abc"
-STORY = {"start_bits": 101.5, "unproved": ["YO3"], "proved": [], "players": [], "rounds": [
-    {"number": 1, "bits_left": 90.25, "certain": 0, "newly_certain": [], "best": None,
-     "questions": [{"asked_by": "Ana", "short": "E-BO-question", "answer": 2,
-                    "revealed_bits": 1.5, "expected_bits": 1.25}]}]}
+# A short story as services/story.py tells it: a round that proved nothing (one answer
+# known before), one that proved the red diamonds at B; one player with one of each, one
+# with many.
+RED_DIAMONDS = ("RD1", "RD2", "RD3")
+STORY = {"final": True, "complete": True, "start_bits": 89.746, "rounds": [
+    {"number": 1, "bits_left": 86.5, "count": 1.0e26, "exact": False, "revealed_bits": 3.2,
+     "certain": 0, "newly_certain": [], "best": {"question": "A:D", "expected_bits": 2.04},
+     "questions": [{"asked_by": "Ana", "question": "E:BO", "answer": 2, "revealed_bits": 1.5,
+                    "expected_bits": 1.25},
+                   {"asked_by": "Ben", "question": "C:Y", "answer": 1, "revealed_bits": -0.0,
+                    "expected_bits": -0.0}]},
+    {"number": 2, "bits_left": 77.1, "count": 2.0e23, "exact": False, "revealed_bits": 9.4,
+     "certain": 3, "newly_certain": list(RED_DIAMONDS), "best": None,
+     "questions": [{"asked_by": "Ana", "question": "B:RD", "answer": 3, "revealed_bits": 9.4,
+                    "expected_bits": 1.9}]}],
+    "gems": [{"gem": code, "certain_in_round": 2, "location": "B", "because": [
+        {"round": 2, "asked_by": "Ana", "answer": 3, "question": "B:RD"}]}
+        for code in RED_DIAMONDS] + [{"gem": code, "certain_in_round": None, "location": None,
+                                      "because": []} for code in ("GO2", "YO3")],
+    "players": [{"player": "Ana", "safe_tips": 1, "guesses": 1, "right_guesses": 1,
+                 "wrong_guesses": 0, "left_on_table": 1, "points_left": 1},
+                {"player": "Ben", "safe_tips": 2, "guesses": 3, "right_guesses": 2,
+                 "wrong_guesses": 1, "left_on_table": 0, "points_left": 0}]}
 # What is the same in every language on purpose: the turn language's example codes,
 # the command that checks the commitment, and our name.
 ALLOWED = ("printf", "sha256sum", "VP-Sleuth", "VP-SLEUTH")

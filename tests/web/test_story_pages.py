@@ -11,7 +11,7 @@ from vpsleuth.extensions import db
 from vpsleuth.rules import GEMS, Distribution, Ruleset
 from vpsleuth.schedule import weekly
 from vpsleuth.services import accounts, games, resolution, turns
-from vpsleuth.web.player.story_page import bits_chart
+from vpsleuth.web.story_chart import deals_chart
 
 GM, ADA, BEN, EVE = "gm@example.org", "ada@example.org", "ben@example.org", "eve@example.org"
 
@@ -95,17 +95,17 @@ def test_the_players_tips_are_measured_against_what_the_record_had_proved(told, 
     assert cells["Ben"] == ["0", "1", "0", "1", "3", "3"]  # no turn in round 2
 
 
-def test_the_bits_chart_is_valid_svg_with_a_point_per_round(told, gm_web_as):
+def test_the_deals_chart_is_valid_svg_with_a_point_per_round(told, gm_web_as):
     game, _ = told
     finish(game)
     from vpsleuth.services import story
 
-    svg = bits_chart(story.tell(game), "en")
+    svg = deals_chart(story.tell(game), "en")
     root = ET.fromstring(svg)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     points = root.findall(".//{http://www.w3.org/2000/svg}circle")
-    assert len(points) == 2 + 1  # two rounds, and the legend's marker
-    assert "Bits left" in svg
+    assert len(points) == 2  # two rounds; one line, named by its axis: no legend
+    assert "Deals still possible" in svg and "Bits" not in svg
 
 
 def test_the_api_gives_the_story_to_the_gm_always_and_to_players_after_the_end(told, app):
@@ -168,19 +168,24 @@ def test_with_the_aid_the_sheet_hatches_ruled_out_places_and_names_proved_ones(
 def test_the_final_report_partials_tell_the_story_in_the_readers_language(told, app):
     from flask import render_template
 
-    from vpsleuth.i18n import translator
+    from vpsleuth.mail.words import Words
 
     game, _ = told
     finish(game)
     app.config["STORY_IN_FINAL_REPORT"] = True
-    text = render_template("email/_story.txt", game=game, t=translator("en"), lang="en",
-                           player=None, base_url="https://example.org")
+    text = render_template("email/_story.txt", game=game, player=None,
+                           base_url="https://example.org", **Words("en", False).context())
     assert "THE GAME TOLD AFTERWARDS" in text
-    assert "RD1 at B, Round 1: B red diamond = 3" in text
-    assert re.search(r"Ada: 2 / 1-1 / 1, 1\n", text) and re.search(r"Ben: 0 / 0-1 / 3, 3", text)
-    html = render_template("email/_story.html", game=game, t=translator("de"), lang="de",
-                           player=None, base_url="https://example.org")
-    assert "Das Spiel im Rückblick" in html and "B rot Diamant = 3" in html
+    assert ("RD1 at B, certain after round 1: How many red diamonds does B hold? 3 (Ada)"
+            in text)
+    assert ("Ada: 2 safe tips; 2 guesses (1 right, 1 wrong); 1 proved gem not tipped "
+            "(1 point missed).\n") in text
+    assert ("Ben: 0 safe tips; 1 guess (0 right, 1 wrong); 3 proved gems not tipped "
+            "(3 points missed).") in text
+    html = render_template("email/_story.html", game=game, player=None,
+                           base_url="https://example.org", **Words("de", True).context())
+    assert "Das Spiel im Rückblick" in html
+    assert "Wie viele rote Diamanten hat B? <strong>3</strong>" in html
     assert f'href="https://example.org/games/{game.id}/story"' in html
 
 
@@ -215,7 +220,8 @@ def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told, 
     assert "THE GAME TOLD AFTERWARDS" not in mails["report"].body_text
     final = mails["final_report"]
     assert "THE GAME TOLD AFTERWARDS" in final.body_text
-    assert "RD1 at B, Round 1: B red diamond = 3" in final.body_text
+    assert ("RD1 at B, certain after round 1: How many red diamonds does B hold? 3 (Ada)"
+            in final.body_text)
     assert f"/games/{game.id}/story" in final.body_html
 
 
@@ -258,6 +264,7 @@ def test_the_story_writes_its_bits_with_the_readers_decimal_mark(told, gm_web_as
     english = page(gm, game)[1]
     gm.get("/lang/de")
     german = page(gm, game)[1]
-    start = re.search(r"At the start (\d+)\.(\d) bits", english)
+    start = re.search(r"At the start: (\d+)\.(\d) bits", english)
     assert start, "the English page writes the start bits with a decimal point"
     assert f"{start[1]},{start[2]} Bit" in german  # 101,5 Bit: Babel's German decimal comma
+    assert "about 1.0 × 10²⁷ deals" in english and "etwa 1,0 × 10²⁷ Verteilungen" in german

@@ -8,6 +8,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from ..extensions import db
 from ..i18n import translate, translator
 from ..services.errors import ServiceError
+from ..story_words import story_in_words
 from . import inputs, security
 from .session import browser_language, current_language, current_viewer
 
@@ -23,6 +24,7 @@ def init_app(app: Flask) -> None:
     from .dates import decimal
 
     app.jinja_env.filters["decimal"] = decimal  # numbers in pages and mails, by locale
+    app.jinja_env.globals["story_in_words"] = story_in_words  # the story page and mail alike
     from .auth import bp as auth_bp
     from .docs import bp as docs_bp
     from .health import bp as health_bp

@@ -7,7 +7,7 @@ Content-Security-Policy of the pages allows the chart inline.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 # Okabe-Ito colours (safe for colour-blind readers), and dashes for more players.
@@ -30,23 +30,27 @@ def nice_ticks(low: int, high: int, most: int = 6) -> list[int]:
     return list(range(start, stop + step, step))
 
 
-def standings_chart(history: Mapping[str, Sequence[int | None]], *, title: str, desc: str,
+def standings_chart(history: Mapping[str, Sequence[float | None]], *, title: str, desc: str,
                     round_label: str = "Round", points_label: str = "Points",
                     chart_id: str = "standings-chart", width: int = 720,
-                    plot_height: int = 300) -> str:
+                    plot_height: int = 300, tick_text: Callable[[int], str] = str,
+                    value_text: Callable[[float], str] = str, legend: bool = True) -> str:
     """An SVG line chart of each player's total after each round, with a legend.
 
     ``history`` maps a player to their totals per round (None: not playing yet).
     Works for negative totals (the zero line is drawn), one round, or none.
     ``width`` and ``plot_height`` are user units: a page may draw a narrow chart
     for phones (its text then stays readable) and a wide one for desktops.
+    ``tick_text`` and ``value_text`` write the axis' ticks and a point's value
+    (a chart on a scale of powers of ten labels its ticks "10⁵"); a chart of one
+    line whose axis names it needs no ``legend``.
     """
     rounds = max((len(v) for v in history.values()), default=0)
     values = [t for totals in history.values() for t in totals if t is not None]
     ticks = nice_ticks(min([0, *values]), max([0, *values]))
     low, high = ticks[0], ticks[-1]
     per_row = max(1, (width - LEFT - RIGHT) // LEGEND_ITEM)
-    legend_rows = math.ceil(len(history) / per_row)
+    legend_rows = math.ceil(len(history) / per_row) if legend else 0
     height = TOP + plot_height + BOTTOM + legend_rows * LEGEND_ROW + 8
     plot_w = width - LEFT - RIGHT
 
@@ -62,11 +66,12 @@ def standings_chart(history: Mapping[str, Sequence[int | None]], *, title: str, 
            'font-family="inherit" font-size="13">',
            f'<title id="{chart_id}-title">{escape(title)}</title>',
            f'<desc id="{chart_id}-desc">{escape(desc)}</desc>']
-    out += _axes(ticks, rounds, x, y, round_label, points_label, width, plot_height)
+    out += _axes(ticks, rounds, x, y, round_label, points_label, width, plot_height,
+                 tick_text)
     for i, (name, totals) in enumerate(history.items()):
-        out += _series(i, name, totals, x, y, round_label)
+        out += _series(i, name, totals, x, y, round_label, value_text)
     legend_top = TOP + plot_height + BOTTOM + 6
-    for i, name in enumerate(history):
+    for i, name in enumerate(history if legend else ()):
         lx = LEFT + (i % per_row) * LEGEND_ITEM
         ly = legend_top + (i // per_row) * LEGEND_ROW
         colour, dash = _look(i)
@@ -87,7 +92,7 @@ def _look(index: int) -> tuple[str, str]:
 
 
 def _axes(ticks: list[int], rounds: int, x, y, round_label: str, points_label: str,
-          width: int, plot_height: int) -> list[str]:
+          width: int, plot_height: int, tick_text: Callable[[int], str] = str) -> list[str]:
     right = width - RIGHT
     out = []
     for tick in ticks:
@@ -96,7 +101,7 @@ def _axes(ticks: list[int], rounds: int, x, y, round_label: str, points_label: s
         out.append(f'<line x1="{LEFT}" y1="{ty:.1f}" x2="{right}" y2="{ty:.1f}" '
                    f'stroke="{colour}" stroke-width="{width}"/>')
         out.append(f'<text x="{LEFT - 8}" y="{ty + 4:.1f}" text-anchor="end" '
-                   f'fill="#6b645a">{tick}</text>')
+                   f'fill="#6b645a">{escape(tick_text(tick))}</text>')
     base = TOP + plot_height
     for index in range(rounds):
         out.append(f'<text x="{x(index):.1f}" y="{base + 18}" text-anchor="middle" '
@@ -109,8 +114,8 @@ def _axes(ticks: list[int], rounds: int, x, y, round_label: str, points_label: s
     return out
 
 
-def _series(index: int, name: str, totals: Sequence[int | None], x, y,
-            round_label: str) -> list[str]:
+def _series(index: int, name: str, totals: Sequence[float | None], x, y,
+            round_label: str, value_text: Callable[[float], str] = str) -> list[str]:
     """One player's line (broken where a round has no total) and its points."""
     colour, dash = _look(index)
     out, run = [], []
@@ -126,7 +131,7 @@ def _series(index: int, name: str, totals: Sequence[int | None], x, y,
             run = []
     for i, total in points:
         if total is not None:
-            label = escape(f"{name}, {round_label} {i + 1}: {total}")
+            label = escape(f"{name}, {round_label} {i + 1}: {value_text(total)}")
             out.append(f'<circle cx="{x(i):.1f}" cy="{y(total):.1f}" r="3.5" '
                        f'fill="{colour}"><title>{label}</title></circle>')
     return [f'<g class="series" data-player={quoteattr(name)}>', *out, "</g>"]
