@@ -46,17 +46,23 @@ def _numbers(text: str, what: str) -> list[int]:
                                                               text=repr(text.strip()))) from None
 
 
+_STANDARD = Ruleset()  # the form starts from the standard game, as the rulebook states it
+
+
 class NewGameForm(FlaskForm):
     """A game: name, language, house rules (RULES.md section 7), reminders, schedule."""
 
     name = StringField(validators=[InputRequired(REQUIRED), Length(max=120)])
     language = StringField(default="en", validators=[AnyOf(list(LANGUAGES), CHOOSE)])
-    rounds = IntegerField(default=12, validators=[InputRequired(WHOLE)])
-    first_bonus_round = IntegerField(default=5, validators=[InputRequired(WHOLE)])
-    bonuses = StringField(default="3, 2, 1")
-    points_right = IntegerField(default=1, validators=[InputRequired(WHOLE)])
-    points_wrong = IntegerField(default=-2, validators=[InputRequired(WHOLE)])
-    early_resolution = BooleanField(default=False)
+    rounds = IntegerField(default=_STANDARD.rounds, validators=[InputRequired(WHOLE)])
+    first_bonus_round = IntegerField(default=_STANDARD.first_bonus_round,
+                                     validators=[InputRequired(WHOLE)])
+    bonuses = StringField(default=", ".join(str(b) for b in _STANDARD.bonuses))
+    points_right = IntegerField(default=_STANDARD.points_right,
+                                validators=[InputRequired(WHOLE)])
+    points_wrong = IntegerField(default=_STANDARD.points_wrong,
+                                validators=[InputRequired(WHOLE)])
+    early_resolution = BooleanField(default=_STANDARD.early_resolution)
     after_early = StringField(default="calendar", validators=[AnyOf(AFTER_EARLY, CHOOSE)])
     deduction_aid = BooleanField(default=False)
     reminders = StringField(default="24, 4")
