@@ -1,9 +1,9 @@
 """The turn language: one text format for a player's turn (email, CLI, GM, API).
 
     # comments and blank lines are ignored
-    QUESTION E blue opal     FRAGE E blau Opal       PREGUNTA E ópalo azul
-    TIP A RD1                TIPP A Diamant rot I    PISTA A diamante rojo solitario
-    TIP X YO3, B BP2         (several tips: comma-separated; APUESTA too)
+    QUESTION E blue opal     FRAGE E blaue Opale     PREGUNTA E ópalos azules
+    TIP A RD1                TIPP A Diamant rot I    APUESTA A diamante rojo solitario
+    TIP X YO3, B BP2         (several tips: comma-separated; PISTA too)
     DROP RD1                 STREICHE RD1            QUITA RD1       withdraw a tip
     DROP ALL                 STREICHE ALLE           QUITA TODAS     withdraw every tip
     QUESTION NONE            FRAGE KEINE             PREGUNTA NINGUNA  withdraw the question
