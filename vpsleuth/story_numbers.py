@@ -54,10 +54,11 @@ def _power(exponent: int) -> str:
 
 
 def power_of_ten(number: float, lang: str = "en") -> str:
-    """``number`` as "2.6 × 10²⁵" (the mantissa with the locale's decimal mark)."""
+    """``number`` as "2.6 × 10²⁵" (the mantissa with the locale's decimal mark), held
+    together by no-break spaces so that a narrow column does not split it."""
     mantissa, exponent = _scientific(number)
     shown = format_decimal(mantissa, format="0.0", locale=locale_of(lang))
-    return f"{shown} × {_power(exponent)}"
+    return f"{shown}\u00a0×\u00a0{_power(exponent)}"
 
 
 def number_words(number: float, lang: str = "en", *, exact: bool = True) -> tuple[str, bool]:

@@ -33,8 +33,9 @@ NBSP = "\xa0"
     (2_550_000, True, "es", "alrededor de 2,6 millones"),
     (7.6e12, False, "en", "about 7.6 trillion"), (7.6e12, False, "de", "etwa 7,6 Billionen"),
     (7.6e12, False, "es", "alrededor de 7,6 billones"),
-    (1.04e27, True, "en", "about 1.0 × 10²⁷"), (1.04e27, True, "de", "etwa 1,0 × 10²⁷"),
-    (9.97e26, False, "es", "alrededor de 1,0 × 10²⁷"),  # 9.97 rounds up into the next power
+    (1.04e27, True, "en", f"about 1.0{NBSP}×{NBSP}10²⁷"),  # no-break: never split in two
+    (1.04e27, True, "de", f"etwa 1,0{NBSP}×{NBSP}10²⁷"),
+    (9.97e26, False, "es", f"alrededor de 1,0{NBSP}×{NBSP}10²⁷"),  # 9.97 rounds up
 ])
 def test_deals_still_possible_are_said_in_the_readers_words(count, exact, lang, said):
     assert deals_text(count, exact, lang) == said

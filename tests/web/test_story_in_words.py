@@ -20,7 +20,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 
 NEGATIVE_ZERO = re.compile(r"-0[.,]0")
-POWER = r"\d[.,]\d × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+"
+POWER = r"\d[.,]\d\s×\s10[⁰¹²³⁴⁵⁶⁷⁸⁹]+"
 
 # What each language must say about the game of story_support.ended_game.
 SAYS = {
