@@ -1,11 +1,13 @@
 """The players' pages on a phone, in headless Chromium at 360 px (and 1280 px).
 
-The standings and the report's history keep each player's name and total in view
-while the rounds scroll between them, with a cue that there is more to see; no
-page scrolls sideways. Every link, button and field a finger can hit is at least
-24 by 24 CSS px (WCAG 2.2 AA, 2.5.8), or is a link inside a sentence, or has 24 px
-of room around it (the criterion's exceptions); the main action of each page is
-44 px high. The app is the suite's ``app`` (SQLite and PostgreSQL) on a real port.
+The standings and a report's results and history keep each player's name and total
+in view while the rounds scroll between them, with a cue while there is more to see;
+no page scrolls sideways. Every link, button and field a finger can hit is at least
+24 by 24 CSS px (WCAG 2.2 AA, 2.5.8) unless it is a link inside a sentence: 2.5.8
+would also pass a smaller target with 24 px of room around it, as axe-core does,
+but a finger is better served by the target itself. The main action of each page
+is 44 px high. The app is the suite's ``app`` (SQLite and PostgreSQL) on a real port;
+screenshots go to test-artifacts/screenshots/phone-*.png.
 """
 
 from __future__ import annotations
@@ -170,6 +172,13 @@ def main_pages(running, ended) -> dict[str, str]:
             "rules": "/rules", "mail help": "/help/mail", "open games": "/games/open"}
 
 
+def gm_pages(running) -> dict[str, str]:
+    g = running.id
+    return {"gm games": "/gm/", "gm game": f"/gm/games/{g}", "gm board": f"/gm/games/{g}/board",
+            "gm turn": f"/gm/games/{g}/turn", "gm new game": "/gm/games/new",
+            "gm audit": f"/gm/games/{g}/audit", "gm outbox": "/gm/outbox"}
+
+
 # The one thing each page is for: at least 44 px high on a phone.
 MAIN_ACTIONS = {"overview": "#enter-turn", "turn": "#save-turn",
                 "settings": "button[value=prefs]", "final report": ".verify-form button",
@@ -189,6 +198,9 @@ def measure(page, name: str, lang: str) -> tuple[list[str], list[str]]:
         assert heights, f"no main action on {name}"
         low = [f"{name} ({lang}): {h:.0f} px" for h in heights if h < MAIN - 0.5]
     shoot(page, f"targets-{name.replace(' ', '-')}-{lang}")
+    page.set_viewport_size(WIDE)  # the same page as a desktop shows it, to be looked at
+    shoot(page, f"targets-{name.replace(' ', '-')}-{lang}")
+    page.set_viewport_size(PHONE)
     return small, low
 
 
@@ -196,6 +208,7 @@ def test_every_target_is_at_least_24_px_and_the_main_actions_44_on_a_phone(world
     base, browser, running, ended = world
     page = page_for(browser, base, "en", PHONE)
     visitor = browser.new_context(viewport=PHONE).new_page()
+    gm = page_for(browser, base, "en", PHONE, GM)
     too_small, low = [], []
     for lang in LANGUAGES:
         page.goto(f"{base}/lang/{lang}")
@@ -209,6 +222,11 @@ def test_every_target_is_at_least_24_px_and_the_main_actions_44_on_a_phone(world
         for name, path in (("sign in", "/signin"), ("welcome", "/")):
             visitor.goto(base + path)
             small, short = measure(visitor, name, lang)
+            too_small, low = too_small + small, low + short
+        gm.goto(f"{base}/lang/{lang}")
+        for name, path in gm_pages(running).items():
+            gm.goto(base + path)
+            small, short = measure(gm, name, lang)
             too_small, low = too_small + small, low + short
     assert too_small == [], f"{len(too_small)} targets under 24x24 px:\n" + "\n".join(too_small)
     assert low == [], f"main actions under {MAIN} px high: {low}"
