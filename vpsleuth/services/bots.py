@@ -81,7 +81,11 @@ def bot_turn(player: Player, round_: Round) -> str:
     record = record_before(player.game, round_.number)
     previous = player.game.round(round_.number - 1)
     last = turns.standing_turn(previous, player).tips if previous is not None else {}
-    me = Me(player.name, dict(last))
+    # Each bot of the game its own seat, by the order they joined: two bots of
+    # one level reading the same record then ask different questions.
+    seat = [p.id for p in sorted(player.game.players, key=lambda p: p.id)
+            if p.is_bot].index(player.id)
+    me = Me(player.name, dict(last), seed=seat)
     rng = random.Random(f"{player.game_id}:{round_.number}:{player.id}")
     return decide(record, me, player.bot_level, rng)
 
