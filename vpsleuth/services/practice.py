@@ -10,13 +10,15 @@ its pages say "Practice".
 
 from __future__ import annotations
 
-import uuid
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from babel.dates import format_date
+from babel.lists import format_list
+from sqlalchemy import func, or_, select
 
+from ..dates import locale_of
 from ..extensions import db
-from ..i18n import N_
+from ..i18n import N_, translate
 from ..models import Game, Player, utcnow
 from ..rules import Ruleset
 from ..schedule import to_local, weekly
@@ -46,22 +48,43 @@ def create_practice(email: str, *, name: str, bots: int, level: str, language: s
     if running >= MAX_RUNNING:
         raise WrongState(N_("you have {running} practice games running; finish one first"),
                          running=running)
+    taken, bot_names = {name.strip().lower()}, []
+    for _ in range(bots):
+        bot_names.append(next(n for n in BOT_NAMES if n.lower() not in taken))
+        taken.add(bot_names[-1].lower())
+    # The deadline only ends a round the player left alone; their turn resolves it.
     first = to_local(now + timedelta(days=7), timezone).replace(second=0, microsecond=0,
                                                                 tzinfo=None)
-    game = games.create_game(f"Practice {uuid.uuid4().hex[:10]}", weekly(first, timezone),
+    game = games.create_game(practice_name(bot_names, now, language), weekly(first, timezone),
                              Ruleset(rounds=rounds, early_resolution=True), language=language,
                              actor="practice", reminder_hours=[], after_early="fresh")
     game.practice = True
     db.session.commit()
     games.add_player(game, name, email, language=language, actor="practice", invite=False,
                      now=now)
-    taken = {name.strip().lower()}
-    for _ in range(bots):
-        bot_name = next(n for n in BOT_NAMES if n.lower() not in taken)
-        taken.add(bot_name.lower())
+    for bot_name in bot_names:
         add_bot(game, bot_name, level, actor="practice", now=now)
     games.start_game(game, now=now, seed=seed, actor="practice")
     return game
+
+
+def practice_name(bot_names: list[str], now: datetime, language: str) -> str:
+    """A name a person would give it: "Practice with Ada, Babbage and Clue, 1 Dec 2026".
+
+    Game names are unique across the service, so a second such game that day
+    is "... (2)".
+    """
+    locale = locale_of(language)
+    base = translate(language, "Practice with {names}, {day}").format(
+        names=format_list(bot_names, locale=locale), day=format_date(now, "medium",
+                                                                     locale=locale))
+    name, n = base, 1
+    # The exact name too, as games.create_game: SQLite's lower() leaves "Ü" as it is.
+    while db.session.scalar(select(Game.id).where(or_(func.lower(Game.name) == name.lower(),
+                                                      Game.name == name))):
+        n += 1
+        name = f"{base} ({n})"
+    return name
 
 
 def human_of(game: Game) -> Player:

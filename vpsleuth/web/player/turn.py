@@ -17,6 +17,7 @@ from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required
 from . import bp
 from .common import deadline_of, player_game
+from .practice_turn import after_turn_url, resolved_report
 from .turnform import TurnForm, basis_of, example_lines, gem_rows
 
 MAX_TEXT = 20_000
@@ -45,7 +46,8 @@ def _closed_reason(game: Game, player: Player, round_: Round | None, lang: str) 
 
 def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, status: int = 200,
             line_errors=(), problem: str | None = None, pasted: str = "",
-            prefilled: bool | None = None, kept: int = 0, refused_text: bool = False):
+            prefilled: bool | None = None, kept: int = 0, refused_text: bool = False,
+            resolved: int | None = None):
     lang = current_language()
     round_ = game.open_round
     last = next((r for r in turns.round_status(game) if r.player.id == player.id), None)
@@ -62,6 +64,7 @@ def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, statu
         prefilled=prefilled, kept=kept, line_errors=list(line_errors),
         problem=problem, pasted=pasted, refused_text=refused_text,
         outcome=outcome.outcome(game, player, lang) if game.state == "finished" else None,
+        just_resolved=resolved_report(game, resolved, lang),
         rows=gem_rows(), locations=LOCATIONS,
         placeholders=PLACEHOLDERS, colours=COLOURS, kinds=KINDS, sizes=SIZES,
         max_text=MAX_TEXT, examples=example_lines(lang))
@@ -81,7 +84,8 @@ def turn(game_id: int):
         return _render(game, player, form, standing, prefilled=bool(last_tips))
     refused = _refused_text(player, whole_number(request.args, "kept"))
     return _render(game, player, TurnForm.from_turn(standing), standing,
-                   pasted=refused or "", refused_text=refused is not None)
+                   pasted=refused or "", refused_text=refused is not None,
+                   resolved=whole_number(request.args, "after"))
 
 
 def _refused_text(player: Player, version_id: int | None) -> str | None:
@@ -192,5 +196,8 @@ def _submit(game: Game, player: Player, text: str, posted_round: int | None, for
         # page itself, with the refused text kept (the version stored it verbatim).
         flash(exc.sentence(lang), "error")
         return redirect(url_for("player.turn", game_id=game.id, kept=exc.version_id), 303)
+    practice_url = after_turn_url(game, sub)  # the round it resolved, not the next one
+    if practice_url is not None:
+        return redirect(practice_url, 303)
     flash(translate(lang, "Your turn for round {} is saved.").format(sub.round.number), "ok")
     return redirect(url_for("player.turn", game_id=game.id) + "#saved")
