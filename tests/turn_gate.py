@@ -94,3 +94,64 @@ def lock_gate(engine: Engine, expected: int, order: Sequence[int]) -> Iterator[L
     finally:
         for target, name, fn in listeners:
             event.remove(target, name, fn)
+
+
+class StoreGate:
+    """Lets ``expected`` versions be stored one at a time, the one received last first.
+
+    A submission takes its time of receipt (TurnVersion.received_at) before it
+    stores the version, and the version's id when it is stored; on a busy server
+    one received later can be stored first. The gate makes that happen for all
+    of them: it holds each submission as it starts the flush that stores its
+    version (before that flush writes anything, so a held one keeps no write
+    lock from the others) until every expected one is waiting, then lets them
+    on by received_at, latest first, each once the one before it has its id.
+    Then the ids run against the times of receipt.
+    """
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.waiting: list[tuple] = []  # (received_at, thread id)
+        self.stored: list[int] = []  # version ids, as inserted
+        self.failures: list[str] = []
+        self._cond = threading.Condition()
+
+    def _flushing(self, session: Session, _context, _instances) -> None:
+        version = next((o for o in session.new if isinstance(o, TurnVersion)), None)
+        if version is None:
+            return None
+        me = (version.received_at, threading.get_ident())
+        with self._cond:
+            self.waiting.append(me)
+            self._cond.notify_all()
+            if not self._cond.wait_for(lambda: len(self.waiting) >= self.expected, WAIT):
+                return self._fail(f"only {len(self.waiting)} of {self.expected} versions came")
+            turn = sorted(self.waiting, reverse=True).index(me)
+            if not self._cond.wait_for(lambda: len(self.stored) >= turn or self.failures,
+                                       WAIT):
+                return self._fail(f"the version received at {me[0]} waited in vain")
+        return None
+
+    def _inserted(self, _mapper, _connection, version: TurnVersion) -> None:
+        with self._cond:
+            self.stored.append(version.id)
+            self._cond.notify_all()
+
+    def _fail(self, why: str) -> None:
+        self.failures.append(why)
+        self._cond.notify_all()
+
+
+@contextmanager
+def store_gate(expected: int) -> Iterator[StoreGate]:
+    """``with store_gate(20) as gate:`` send the turns; the last received is stored first."""
+    gate = StoreGate(expected)
+    listeners = [(Session, "before_flush", gate._flushing),
+                 (TurnVersion, "after_insert", gate._inserted)]
+    for target, name, fn in listeners:
+        event.listen(target, name, fn)
+    try:
+        yield gate
+    finally:
+        for target, name, fn in listeners:
+            event.remove(target, name, fn)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 
 from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
@@ -29,6 +29,10 @@ from . import presence
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState, deadline_in
 
 log = logging.getLogger(__name__)
+# "The turn received last stands": by the time it came in; of two at the same
+# moment, the one stored later. The database's numbering alone is not receipt
+# order (a turn received first may be stored second).
+RECEIPT_ORDER_LAST_FIRST = (TurnVersion.received_at.desc(), TurnVersion.id.desc())
 
 
 @dataclass(frozen=True)
@@ -67,8 +71,10 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     caller's own record of it (the inbound mail's status) commits with the turn.
     A refusal carries the id of the version stored as ``exc.version_id``.
 
-    "Later" means received later: versions count in the order they were stored
-    (their id), whatever order they reach the lock in; see _apply.
+    "Later" means received later: versions count in the order of their
+    received_at (``now``, taken as the turn comes in, before it is stored), of
+    two received at the same moment the one stored first (its id) first;
+    whatever order they are stored or reach the lock in; see _apply.
     """
     if channel not in CHANNELS:
         raise Invalid(f"unknown channel {channel!r}")
@@ -145,7 +151,7 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
     return round_
 
 
-def _lock(player: Player, round_: Round) -> int | None:
+def _lock(player: Player, round_: Round) -> tuple[datetime, int] | None:
     """Hold the round open until this turn commits; serialise one player's submissions.
 
     A resolver claims a round with a conditional UPDATE (open -> resolving); this
@@ -154,10 +160,11 @@ def _lock(player: Player, round_: Round) -> int | None:
     first and the turn is refused: never accepted but left out of the scores.
     Taking the round before the player also keeps the two from deadlocking.
 
-    Returns the id of the player's last version applied in this round (None if
-    none yet), read once both locks are held: every turn applied before has
-    committed by then (PostgreSQL reads each statement afresh; SQLite holds its
-    write lock from the round UPDATE on), and none can be applied meanwhile.
+    Returns the receipt order (received_at, id) of the player's version received
+    last of those applied in this round (None if none yet), read once both locks
+    are held: every turn applied before has committed by then (PostgreSQL reads
+    each statement afresh; SQLite holds its write lock from the round UPDATE
+    on), and none can be applied meanwhile.
     """
     held = db.session.execute(
         update(Round).where(Round.id == round_.id, Round.state == "open")
@@ -166,11 +173,13 @@ def _lock(player: Player, round_: Round) -> int | None:
         raise RoundClosed(N_("round {round} of '{game}' closed for resolution while this "
                              "turn came in; nothing of it was applied"),
                           round=round_.number, game=player.game.name)
-    applied = select(func.max(TurnVersion.id)).where(
+    db.session.execute(select(Player.id).where(Player.id == player.id)
+                       .with_for_update(of=Player))
+    last = db.session.execute(select(TurnVersion.received_at, TurnVersion.id).where(
         TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
-        TurnVersion.status == "accepted").scalar_subquery()
-    return db.session.execute(select(applied).select_from(Player).where(
-        Player.id == player.id).with_for_update(of=Player)).scalar_one()
+        TurnVersion.status == "accepted").order_by(*RECEIPT_ORDER_LAST_FIRST)
+        .limit(1)).first()
+    return (last.received_at, last.id) if last is not None else None
 
 
 @dataclass
@@ -197,13 +206,14 @@ class _Standing:
 
 
 def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersion,
-           latest: int | None) -> Turn:
+           latest: tuple[datetime, int] | None) -> Turn:
     """Apply ``change`` as if every version had been applied in the order received.
 
-    A version is numbered when it is stored, before it waits for the lock: one
-    stored first can reach the lock after one stored later (a slow mail beside a
-    quick API call). The usual case, nothing received later applied yet, adds it
-    on top of the standing turn. Otherwise the standing turn is worked out again
+    A version's time of receipt is taken as it comes in, its id when it is
+    stored, and only then does it wait for the lock: one received first can be
+    stored after one received later, and reach the lock after it (a slow mail
+    beside a quick API call). The usual case, nothing received later applied
+    yet, adds it on top of the standing turn. Otherwise the standing turn is worked out again
     from every version applied so far and this one, in receipt order. Refusing
     the latecomer instead would be wrong: tips merge gem by gem, so an earlier
     version can still hold tips for gems the later one never mentions.
@@ -218,7 +228,7 @@ def _apply(round_: Round, player: Player, change: TurnChange, version: TurnVersi
     question = db.session.scalar(select(StandingQuestion).where(
         StandingQuestion.round_id == round_.id, StandingQuestion.player_id == player.id)
         .execution_options(**fresh))
-    if latest is None or latest < version.id:
+    if latest is None or latest < (version.received_at, version.id):
         standing = _Standing({gem: (t.location, t.version_id) for gem, t in tips.items()},
                              (Question.from_codes(question.question), question.version_id)
                              if question else None)
@@ -240,17 +250,18 @@ def _tips_in_round(player: Player, number: int) -> Mapping[Gem, str]:
 def _applied_changes(round_: Round, player: Player, version: TurnVersion,
                      change: TurnChange) -> list[tuple[int, TurnChange]]:
     """Every version of the player's applied in the round, and this one, in receipt order."""
-    changes = [(version.id, change)]
-    for version_id, text in db.session.execute(select(TurnVersion.id, TurnVersion.text).where(
-            TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
-            TurnVersion.status == "accepted")):
+    changes = [((version.received_at, version.id), change)]
+    for received_at, version_id, text in db.session.execute(
+            select(TurnVersion.received_at, TurnVersion.id, TurnVersion.text).where(
+                TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
+                TurnVersion.status == "accepted")):
         parsed = parse_turn(text)
         if parsed.ok:
-            changes.append((version_id, parsed.change))
+            changes.append(((received_at, version_id), parsed.change))
         else:  # accepted once, so only a changed parser can get here
             log.warning("turn version %s was accepted but no longer parses; left out",
                         version_id)
-    return sorted(changes, key=lambda item: item[0])
+    return [(version_id, c) for (_, version_id), c in sorted(changes, key=lambda i: i[0])]
 
 
 def _store_tips(round_: Round, player: Player, rows: dict[Gem, StandingTip],
@@ -304,7 +315,7 @@ def round_status(game: Game) -> list[TurnStatus]:
     for p in game.active_players:
         last = db.session.scalar(select(TurnVersion).where(
             TurnVersion.round_id == round_.id, TurnVersion.player_id == p.id,
-            TurnVersion.status == "accepted").order_by(TurnVersion.id.desc()).limit(1))
+            TurnVersion.status == "accepted").order_by(*RECEIPT_ORDER_LAST_FIRST).limit(1))
         turn = standing_turn(round_, p)
         rows.append(TurnStatus(p, not turn.is_empty, last.received_at if last else None,
                                last.channel if last else None, turn.question is not None,
