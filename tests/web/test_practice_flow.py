@@ -66,6 +66,7 @@ def test_practice_pages_say_the_round_is_resolved_by_your_turn_not_a_deadline(
     overview = words(ada.get(f"/games/{game.id}"))
     assert "closes as soon as everyone" not in overview
     assert "After an early close" not in overview
+    assert 'id="calendar-link"' not in ada.get(f"/games/{game.id}").get_data(as_text=True)
     ada.get("/lang/en")
     ada.post(f"/games/{game.id}/turn", data={"action": "text", "round": "1",
                                             "text": "QUESTION C red"})
