@@ -144,6 +144,8 @@ def test_a_whole_practice_game_at_the_default_level_has_bots_that_tip_and_score(
         saved = ada.post(f"/games/{game_id}/turn", data={
             "action": "text", "round": str(number), "text": f"QUESTION {question}"})
         assert saved.status_code == 303, words(saved)
+    last = words(ada.get(saved.headers["Location"]))
+    assert "Round 12 is resolved" in last and "The game has ended" in last
     db.session.rollback()
     game = db.session.get(Game, game_id)
     assert game.state == "finished" and len(game.rounds_) == 12
