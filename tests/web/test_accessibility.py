@@ -31,7 +31,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, auth, games, lobby, resolution, turns
+from vpsleuth.services import accounts, auth, games, lobby, resolution, stories, turns
 from vpsleuth.services.access import viewer_for
 
 WIDTHS = {"360": {"width": 360, "height": 800}, "1280": {"width": 1280, "height": 900}}
@@ -41,7 +41,8 @@ PLAYERS = {"Ada": ADA, "Ben": "ben@example.org", "Cleo": "cleo@example.org"}
 # Answers that are not pages: feeds, plain text, files, health, redirects.
 NOT_PAGES = {"/static/<path:filename>", "/healthz", "/lang/<code>",
              "/games/<int:game_id>/feed.atom", "/games/<int:game_id>/calendar.ics",
-             "/games/<int:game_id>/rounds/<int:number>.txt"}
+             "/games/<int:game_id>/rounds/<int:number>.txt",
+             "/games/<int:game_id>/story/state"}
 
 
 def schemes(lang: str) -> tuple[str, ...]:
@@ -78,6 +79,7 @@ class World:
         turns.submit_turn(self.ended.players[0], "QUESTION A diamond\nTIP A YD1",
                           channel="web")
         resolution.resolve_round(self.ended, number=1)
+        stories.tell_queued()  # the ended game's story, told as the job does after the end
         self.setup = self._game("Quartz Row", gail, Ruleset(), start=False)
         # Open games: Opal Court with a request waiting, Beryl Gate for Ada to ask to join.
         lobby.set_listing(self.running, open_to_join=True, max_players=6)
@@ -152,6 +154,8 @@ def visits(app, world: World) -> list[Visit]:
         Visit("final report", "player", f"/games/{ended}/rounds/1"),
         Visit("verify, ended", "player", f"/games/{ended}/verify"),
         Visit("the game told afterwards, ended", "player", f"/games/{ended}/story"),
+        # The running game's story is asked for on the GM's first look: being worked out.
+        Visit("the game told afterwards, being told", "gm", f"/games/{world.running.id}/story"),
         Visit("players' view, GM", "gm", f"/games/{world.running.id}"),
         Visit("/gm/games/<setup>", "gm", f"/gm/games/{setup}"),
         Visit("/gm/games/<ended>", "gm", f"/gm/games/{ended}"),

@@ -21,7 +21,7 @@ import pytest
 from conftest import GM_EMAIL, GM_PLAYERS
 
 from vpsleuth.extensions import db
-from vpsleuth.services import games, lobby, resolution, turns
+from vpsleuth.services import games, lobby, resolution, stories, turns
 from vpsleuth.web.feeds import feed_token
 
 # The same in every language: the brand, and words of the turn language that
@@ -109,6 +109,9 @@ def played(gm_running_game):
     resolution.resolve_round(gm_running_game)
     turns.submit_turn(ada, "TIP A RD1", channel="email")
     lobby.set_listing(gm_running_game, open_to_join=True, max_players=5, actor=GM_EMAIL)
+    stories.request(gm_running_game)  # the GM's story of round 1, told as the job does
+    db.session.commit()
+    stories.tell_queued()
     return gm_running_game
 
 

@@ -84,6 +84,7 @@ TABLE = {
     "GET /games/<g>/rules":                             "login ok    404   ok    404   ok",
     # The game told afterwards: its GM at any time, its players only after the end.
     "GET /games/<g>/story":                             "login 404   404   ok    404   404",
+    "GET /games/<g>/story/state":                       "login 404   404   ok    404   404",
     "GET /games/<g>/sheet":                             "login ok    404   404   404   ok",
     "GET /games/<g>/turn":                              "login ok    404   404   404   ok",
     "POST /games/<g>/turn":                             "login bad   404   404   404   bad",

@@ -10,7 +10,7 @@ import pytest
 from vpsleuth.extensions import db
 from vpsleuth.rules import GEMS, Distribution, Ruleset
 from vpsleuth.schedule import weekly
-from vpsleuth.services import accounts, games, resolution, turns
+from vpsleuth.services import accounts, games, resolution, stories, turns
 from vpsleuth.web.story_chart import deals_chart
 
 GM, ADA, BEN, EVE = "gm@example.org", "ada@example.org", "ben@example.org", "eve@example.org"
@@ -45,8 +45,10 @@ def told(app, gm_web_as, signed_in):
 
 
 def finish(game) -> None:
+    """Resolve the last round, then run the job that tells the story (as the scheduler would)."""
     resolution.resolve_round(game, number=2, actor=GM)
     assert game.state == "finished"
+    assert stories.tell_queued() == [game.id]
 
 
 def page(client, game) -> tuple[int, str]:
@@ -60,6 +62,9 @@ def test_the_gm_reads_the_story_while_the_game_runs_and_its_players_do_not(
     gm = gm_web_as(GM)
     console = gm.get(f"/gm/games/{game.id}").get_data(as_text=True)
     assert f'href="/games/{game.id}/story" id="gm-story-link"' in console
+    status, text = page(gm, game)
+    assert status == 202 and 'id="story-pending"' in text  # asked for; the job tells it
+    assert stories.tell_queued() == [game.id]
     status, text = page(gm, game)
     assert status == 200 and 'id="story-running"' in text
     assert "How many red diamonds does B hold?" in text
@@ -119,6 +124,10 @@ def test_the_api_gives_the_story_to_the_gm_always_and_to_players_after_the_end(t
         return client.get(f"/api/v1/games/{game.id}/story",
                           headers={"Authorization": f"Bearer {token}"})
     assert get(ada_token).status_code == 404
+    pending = get(gm_token)
+    assert pending.status_code == 202 and pending.headers["Retry-After"] == "3"
+    assert pending.get_json() == {"game_id": game.id, "state": "queued", "retry_after": 3}
+    assert stories.tell_queued() == [game.id]
     running = get(gm_token).get_json()
     assert running["final"] is False and running["after_round"] == 1
     finish(game)
@@ -204,8 +213,10 @@ def test_with_the_story_switched_off_the_final_report_only_links_the_story_page(
     game, _ = told
     app.config["STORY_IN_FINAL_REPORT"] = False
     story.record_story.cache_clear()
-    finish(game)
-    final = report_mails()["final_report"]
+    resolution.resolve_round(game, number=2, actor=GM)
+    final = report_mails()["final_report"]  # queued with the round, not waiting for a story
+    row = stories.find(game)
+    assert (row.state, row.final_report) == ("queued", False)  # the page's story, by the job
     assert "THE GAME TOLD AFTERWARDS" in final.body_text
     assert f"/games/{game.id}/story" in final.body_text
     assert "When each gem became certain" not in final.body_text
@@ -215,7 +226,9 @@ def test_with_the_story_switched_off_the_final_report_only_links_the_story_page(
 def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told, app):
     game, _ = told
     assert app.config["STORY_IN_FINAL_REPORT"] is True  # the default, tests included
-    finish(game)
+    resolution.resolve_round(game, number=2, actor=GM)
+    assert "final_report" not in report_mails()  # it waits for its story: seconds, not lost
+    assert stories.tell_queued() == [game.id]
     mails = report_mails()
     assert "THE GAME TOLD AFTERWARDS" not in mails["report"].body_text
     final = mails["final_report"]
@@ -225,42 +238,43 @@ def test_the_final_report_mail_tells_the_story_and_earlier_reports_do_not(told, 
     assert f"/games/{game.id}/story" in final.body_html
 
 
-def test_the_final_reports_story_is_computed_before_the_round_is_claimed(told, monkeypatch):
-    from sqlalchemy import select
+def test_the_story_is_told_after_the_commit_that_ends_the_game_never_inside_it(
+        told, app, monkeypatch):
+    from sqlalchemy import create_engine, select
 
-    from vpsleuth.mail import notify
-    from vpsleuth.models import Round
+    from vpsleuth.models import Game
     from vpsleuth.services import story
-    from vpsleuth.services.record import public_record
 
     game, ada = told
-    # Ben asks before Ada: his question's id comes first, her name does.
-    turns.submit_turn(games.find_player(game, "Ben"), "QUESTION C yellow", channel="web")
     turns.submit_turn(ada, "QUESTION A red\nTIP B RD1, RD2", channel="web")
-    expected = resolution.record_after(game, game.round(2))
     story.record_story.cache_clear()
-    seen = {}
-    round_report = notify.round_report
+    seen = []
+    tell = story.tell
+    # A connection of its own sees only what is committed.
+    outside = create_engine(app.config["SQLALCHEMY_DATABASE_URI"])
 
-    def spy(game_, round_):  # the mails are rendered inside the transaction, after the claim
-        seen["state"] = db.session.scalar(select(Round.state).where(Round.id == round_.id))
-        seen["before"] = story.record_story.cache_info()
-        round_report(game_, round_)
-        seen["after"] = story.record_story.cache_info()
-    monkeypatch.setattr(notify, "round_report", spy)
-    finish(game)
-    assert seen["state"] == "resolved" and game.state == "finished"
-    assert seen["before"].misses == 1  # the warm-up, before the claim: the only computation
-    assert seen["after"].misses == 1 and seen["after"].hits > seen["before"].hits
+    def spy(game_, **kw):
+        with outside.connect() as conn:
+            seen.append(conn.scalar(select(Game.state).where(Game.id == game_.id)))
+        return tell(game_, **kw)
+    monkeypatch.setattr(story, "tell", spy)
+    resolution.resolve_round(game, number=2, actor=GM)
+    assert game.state == "finished" and seen == []  # the round's transaction told nothing
+    assert story.record_story.cache_info().misses == 0
+    assert stories.tell_queued() == [game.id]
+    assert seen == ["finished"]  # told once, after the end was committed
+    assert stories.tell_queued() == [] and seen == ["finished"]  # and never again
+    outside.dispose()
+    row = stories.find(game)
+    assert row.state == "ready" and row.attempts == 1 and row.seconds is not None
     assert "When each gem became certain" in report_mails()["final_report"].body_text
-    stored = public_record(game)
-    assert stored == expected and hash(stored) == hash(expected)
-    assert [a.asked_by for a in stored.rounds[1]] == ["Ada", "Ben"]
 
 
 def test_the_story_writes_its_bits_with_the_readers_decimal_mark(told, gm_web_as):
     game, _ = told
     gm = gm_web_as(GM)
+    page(gm, game)
+    stories.tell_queued()
     english = page(gm, game)[1]
     gm.get("/lang/de")
     german = page(gm, game)[1]

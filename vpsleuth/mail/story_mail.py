@@ -17,20 +17,19 @@ def final_story(game: Game, lang: str = "en") -> dict | None:
     """What the partial templates show: the story with question texts in ``lang``.
 
     Only the final report includes it, so the tips' part is told (the game has ended).
-    None when STORY_IN_FINAL_REPORT is off (it is on by default): the mail then only
-    links the story page, which computes it on demand.
+    None when STORY_IN_FINAL_REPORT is off (it is on by default) or the story
+    could not be told: the mail then only links the story page.
 
-    The final report is rendered inside the last round's resolution, while the
-    database's write lock is held; the record's story (seconds of the engine) was
-    computed before the round was claimed (services.resolution.warm_final_story),
-    so here it is a cache hit, and only the players' part reads the database.
+    The story is read as stored: the final report is queued in the transaction
+    that stores it (services/stories.py), so rendering computes nothing.
     """
-    from ..services import story
+    from ..services import stories  # services import mail: read at render time
 
     if not current_app.config.get("STORY_IN_FINAL_REPORT"):
         return None
-
-    told = story.tell(game, with_tips=True)
+    told = stories.ready(game)
+    if told is None:
+        return None
 
     def short(codes: str) -> str:
         return Question.from_codes(codes).short(lang)
