@@ -95,3 +95,9 @@ IMAP_LEASE_SECONDS = 90  # a watcher silent this long has lost the mailbox to th
 STORY_IN_FINAL_REPORT = True
 # How often the tell-stories job looks for a story asked for (a cheap query when none is).
 STORY_POLL_SECONDS = 2
+# Costly requests per account (services/costly.py, figures in bench/request_costs.py): at
+# most two at once in a process, and so many of a kind a minute (an hour for new practice
+# games), counted in the database across every worker. Past them: 429 and a sentence.
+COSTLY_PER_MINUTE = 30  # story pages, practice turns (the round resolves, the bots choose)
+NOTEBOOK_PER_MINUTE = 60  # notebook saves (the sheet saves a moment after each change), sheets
+PRACTICE_PER_HOUR = 12  # new practice games (three may run at once)

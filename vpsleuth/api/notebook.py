@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+
 from ..i18n import N_
 from ..models import Game, Player
 from ..rules import GEM_BY_CODE, LOCATIONS
+from ..services import costly
 from ..services import notebook as notebooks
 from ..services.errors import NotFound
 from . import bp, inputs
@@ -54,7 +57,9 @@ def put_notebook(game_id: int):
         raise BadInput("notes", inputs.MUST_BE_STRING)
     if notes is not None and len(notes) > notebooks.MAX_NOTES:
         raise BadInput("notes", inputs.AT_MOST, most=notebooks.MAX_NOTES)
-    return notebook_json(game, player, notebooks.save(player, marks=marks, notes=notes))
+    with costly.spending("notebook", caller().viewer.email,
+                         most=current_app.config["NOTEBOOK_PER_MINUTE"]):
+        return notebook_json(game, player, notebooks.save(player, marks=marks, notes=notes))
 
 
 def _marks(value: Any) -> dict:

@@ -19,7 +19,9 @@ _ERRORS = {
     422: ("TurnRefused", "the turn has bad lines; nothing of it was applied; details lists "
                          "every bad line"),
     413: ("TooLarge", "the request body is larger than 256 KiB (too_large); it was not read"),
-    429: ("RateLimited", "too many sign-in links for this address in the last hour"),
+    429: ("RateLimited", "too many requests: sign-in links for an address in the last hour, "
+                         "or costly requests of one account (two at a time; so many a "
+                         "minute of stories, notebook saves and practice turns)"),
 }
 RESPONSES = {name: {"description": text,
                     "content": {"application/json": {"schema": ref("Error")}}}
@@ -85,7 +87,7 @@ def op(op_id: str, summary: str, schema: str, *, errors: tuple[int, ...] = (), s
 G = ("GameId",)
 GP = ("GameId", "PlayerId")
 GR = ("GameId", "RequestId")
-_TURN_ERRORS = (400, 403, 404, 409, 422)
+_TURN_ERRORS = (400, 403, 404, 409, 422, 429)  # 429: practice turns, costly
 
 PATHS = {
     "/openapi.json": {"get": {
@@ -125,12 +127,12 @@ PATHS = {
     "/games/{game_id}/story": {"get": _told_later(op(
         "getStory", "The game told afterwards: what the public record proved (the game's "
         "game master at any time; its players after the end)", "Story", params=G,
-        errors=(404,)))},
+        errors=(404, 429)))},
     "/games/{game_id}/notebook": {
         "get": op("getNotebook", "The caller's private notebook (player tokens only)",
                   "Notebook", params=G, errors=(404,), tag="notebook"),
         "put": op("putNotebook", "Replace the notebook's marks, notes or both",
-                  "Notebook", params=G, body="NotebookInput", errors=(400, 404),
+                  "Notebook", params=G, body="NotebookInput", errors=(400, 404, 429),
                   tag="notebook"),
     },
     "/games/{game_id}/players": {"post": op(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..services import stories, story
+from flask import current_app
+
+from ..services import costly, stories, story
 from ..services.errors import NotFound
 from . import bp
 from .auth import caller, visible_game
@@ -16,7 +18,9 @@ def get_story(game_id: int):
     if not story.may_read(caller().viewer, game):
         # As for a foreign game: a running game's story does not exist for its players.
         raise NotFound(f"game {game_id} has not ended; its story is told afterwards")
-    state, told = stories.current(game)
+    with costly.spending("story", caller().viewer.email,
+                         most=current_app.config["COSTLY_PER_MINUTE"]):
+        state, told = stories.current(game)
     if told is not None:
         return told
     # 202 either way: told seconds from now, or (failed) not at all; the body says which.

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from flask import current_app
+
 from ..i18n import N_
 from ..models import Game, Player, Round
-from ..services import turns
+from ..services import costly, turns
 from ..services.errors import WrongState
 from . import bp, inputs
-from .auth import own_player, visible_game
+from .auth import caller, own_player, visible_game
 from .games import GAME_ID
 from .serialize import turn_json, version_json
 
@@ -36,6 +38,14 @@ def submit_turn(game_id: int):
     game = visible_game(game_id)
     player = own_player(game)
     text, round_number = inputs.turn_body()
+    if game.practice:  # the round resolves and the bots choose: a costly request
+        with costly.spending("practice_turn", caller().viewer.email,
+                             most=current_app.config["COSTLY_PER_MINUTE"]):
+            return _submitted(game, player, text, round_number)
+    return _submitted(game, player, text, round_number)
+
+
+def _submitted(game: Game, player: Player, text: str, round_number: int | None) -> dict:
     # The answer is built just before the turn commits, while all it shows is loaded:
     # after the commit, reading it back would cost four more queries.
     answer: list[dict] = []

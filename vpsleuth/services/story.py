@@ -18,6 +18,7 @@ an unchanged game is computed once.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from functools import lru_cache
 
@@ -55,7 +56,15 @@ def aid_places(game: Game) -> dict[str, frozenset[str]] | None:
     """
     if not game.deduction_aid:
         return None
-    return {g.code: places for g, places in _aid(public_record(game).answers()).items()}
+    answers = public_record(game).answers()
+    # One search per record at a time: the same sheet opened by many players at once
+    # waits for the first search and reads its cached answer (locks striped by record).
+    with _AID_LOCKS[hash(answers) % len(_AID_LOCKS)]:
+        found = _aid(answers)
+    return {g.code: places for g, places in found.items()}
+
+
+_AID_LOCKS = tuple(threading.Lock() for _ in range(32))
 
 
 # Nodes the aid's search may take: past them the sheet greys out what propagation rules

@@ -7,6 +7,8 @@ with no game master (services/practice.py).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from ..extensions import db
@@ -15,6 +17,7 @@ from ..services import practice
 from ..services.access import Forbidden
 from ..services.bots import LEVELS
 from ..services.errors import ServiceError
+from .costs import spent
 from .session import current_language, current_viewer, login_required
 
 bp = Blueprint("practice", __name__)
@@ -42,6 +45,7 @@ def new_practice():
 
 @bp.post("/practice")
 @login_required
+@spent("practice_new", "PRACTICE_PER_HOUR", per=timedelta(hours=1))
 def start_practice():
     """Start a practice game and go straight to its first turn."""
     viewer = _own_viewer()

@@ -12,6 +12,7 @@ from flask import abort, jsonify, redirect, request, url_for
 
 from ...services import notebook as notebooks
 from ...services.errors import Invalid, NotFound
+from ..costs import spent
 from ..session import current_language, current_viewer, login_required
 from . import bp
 from .common import member_game
@@ -32,6 +33,7 @@ def _wants_json() -> bool:
 
 @bp.post("/games/<int:game_id>/notebook")
 @login_required
+@spent("notebook", "NOTEBOOK_PER_MINUTE")
 def save_notebook(game_id: int):
     """Store the notebook: JSON ``{"saved_at"}`` for the script, else back to the sheet."""
     game, player = notebook_owner(game_id)

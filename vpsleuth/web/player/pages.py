@@ -7,6 +7,7 @@ from flask import render_template, url_for
 from ...services import notebook as notebooks
 from ...services import outcome, reports, story, turns
 from ...services.access import is_gm_of
+from ..costs import spent
 from ..feeds import feed_token
 from ..glance import turn_rows
 from ..session import current_language, current_viewer, login_required
@@ -39,6 +40,7 @@ def game(game_id: int):
 
 @bp.get("/games/<int:game_id>/sheet")
 @login_required
+@spent("sheet", "NOTEBOOK_PER_MINUTE")
 def sheet(game_id: int):
     """The information sheet: all answers by placeholder and attribute, and own tips."""
     game, player = player_game(game_id)

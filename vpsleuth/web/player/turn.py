@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 
 from ...extensions import db
 from ...i18n import translate
 from ...models import Game, Player, Round, TurnVersion, utcnow
 from ...orders import format_turn, localized
 from ...rules import COLOURS, KINDS, LOCATIONS, PLACEHOLDERS, SIZES, Turn
-from ...services import outcome, turns
+from ...services import costly, outcome, turns
 from ...services.errors import RoundClosed, TurnRefused, WrongState
+from ..costs import who
 from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required
 from . import bp
@@ -101,6 +102,16 @@ def _refused_text(player: Player, version_id: int | None) -> str | None:
 @bp.post("/games/<int:game_id>/turn")
 @login_required
 def save_turn(game_id: int):
+    """Save the turn (see _save_turn); in practice within the costly limits, for there
+    the turn resolves the round and the bots choose their next turns at once."""
+    game, _ = player_game(game_id)
+    if not game.practice:
+        return _save_turn(game_id)
+    with costly.spending("practice_turn", who(), most=current_app.config["COSTLY_PER_MINUTE"]):
+        return _save_turn(game_id)
+
+
+def _save_turn(game_id: int):
     """Save the turn: the choices in the form, then any lines written in the turn language.
 
     One save for both, so a corrected text is never lost to the other button.
