@@ -82,7 +82,7 @@ def main() -> None:
         costs.setdefault(name, []).append(spent)
         return response
 
-    for run in range(args.runs):
+    for _ in range(args.runs):
         token = token_of(client, "/practice")
         response = measure("POST /practice (deal, bots' first turns)", lambda t=token: client.post(
             "/practice", data={"csrf_token": t, "bots": "3", "level": "medium", "name": "Me"}))
@@ -92,30 +92,32 @@ def main() -> None:
             page = client.get(base + "/turn").get_data(as_text=True)
             token = CSRF.search(page).group(1)
             posted = re.search(r'name="round" value="(\d+)"', page).group(1)
-            text = f"QUESTION {'ABCDEFG'[number % 7]} {('red', 'blue', 'pearl', 'opal')[number % 4]}"
+            what = ("red", "blue", "pearl", "opal")[number % 4]
+            text = f"QUESTION {'ABCDEFG'[number % 7]} {what}"
             response = measure("POST /games/N/turn, practice (resolve, bots play)",
-                               lambda t=token, r=posted, x=text: client.post(base + "/turn", data={
-                                   "csrf_token": t, "round": r, "action": "text", "text": x}))
+                               lambda t=token, r=posted, x=text, b=base: client.post(
+                                   b + "/turn", data={"csrf_token": t, "round": r,
+                                                      "action": "text", "text": x}))
             assert response.status_code in (200, 302, 303), response.status_code
             with app.app_context():
                 if db.session.get(Game, game_id).state == "finished":
                     break
         measure("GET /games/N/story, not told yet (asks for it)",
-                lambda: client.get(base + "/story"))
+                lambda b=base: client.get(b + "/story"))
         with app.app_context():
             spent, _ = cpu(stories.tell_queued)
             costs.setdefault("(job) tell-stories: one practice game's story", []).append(spent)
-        response = measure("GET /games/N/story, stored", lambda: client.get(base + "/story"))
+        response = measure("GET /games/N/story, stored", lambda b=base: client.get(b + "/story"))
         assert response.status_code == 200, response.status_code
         measure("GET /api/v1/games/N/story (session-less: 401)",
-                lambda: client.get(f"/api/v1{base}/story"))
-        measure("GET /games/N/sheet", lambda: client.get(base + "/sheet"))
+                lambda b=base: client.get(f"/api/v1{b}/story"))
+        measure("GET /games/N/sheet", lambda b=base: client.get(b + "/sheet"))
         token = token_of(client, base + "/sheet")
         for _ in range(5):
-            measure("POST /games/N/notebook", lambda t=token: client.post(
-                base + "/notebook", data={"csrf_token": t, "notes": "x" * 2000}))
-        measure("GET /games/N/rounds/12.txt", lambda: client.get(base + "/rounds/12.txt"))
-        measure("GET /games/N/rounds/12", lambda: client.get(base + "/rounds/12"))
+            measure("POST /games/N/notebook", lambda t=token, b=base: client.post(
+                b + "/notebook", data={"csrf_token": t, "notes": "x" * 2000}))
+        measure("GET /games/N/rounds/12.txt", lambda b=base: client.get(b + "/rounds/12.txt"))
+        measure("GET /games/N/rounds/12", lambda b=base: client.get(b + "/rounds/12"))
         for _ in range(5):
             measure("GET /healthz", lambda: client.get("/healthz"))
     print(f"CPU per request, one process, SQLite; {args.runs} practice games of 3 medium bots")

@@ -93,8 +93,8 @@ def test_eight_costly_requests_by_one_account_leave_the_server_to_everyone_else(
         db.engine.dispose()
     port = free_port()
     log = tmp_path / "serve.log"
-    server = start(["serve", "--port", str(port)],
-                   environment(SQLALCHEMY_DATABASE_URI=url, SECRET_KEY="stall-test") | {"PYTHONUNBUFFERED": "1"}, log)
+    env = environment(SQLALCHEMY_DATABASE_URI=url, SECRET_KEY="stall-test")
+    server = start(["serve", "--port", str(port)], env | {"PYTHONUNBUFFERED": "1"}, log)
     base = f"http://127.0.0.1:{port}"
     try:
         other = Browser(base)
