@@ -120,3 +120,18 @@ def test_a_story_that_keeps_failing_is_given_up_and_the_final_report_goes_with_a
     assert len(mails) == 3 and stories.tell_queued(now) == []
     assert f"/games/{game.id}/story" in mails[0].body_text  # the link, not the story
     assert "When each gem became certain" not in mails[0].body_text
+
+
+def test_a_story_a_final_report_waits_for_is_told_before_older_ones_asked_for_a_page(
+        game, now):
+    other = games.create_game("Earlier", weekly("2026-12-06 20:00", "Europe/Berlin"),
+                              Ruleset(rounds=3))
+    games.add_player(other, "Cy", "cy@example.org")
+    games.start_game(other, now=now, seed=6)
+    resolution.resolve_round(other, now=now)
+    stories.request(other, now=now)  # a GM's page asked for it first
+    db.session.commit()
+    play(game, now, Ada=0, Ben=0)
+    resolution.resolve_round(game, now=now)  # ends the game: its report waits
+    assert stories.tell_queued(now, limit=1) == [game.id]
+    assert stories.tell_queued(now, limit=1) == [other.id]

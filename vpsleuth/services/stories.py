@@ -100,7 +100,8 @@ def tell_queued(now: datetime | None = None, limit: int = 10) -> list[int]:
     ids = db.session.scalars(select(GameStory.id).where(or_(
         GameStory.state == "queued",
         (GameStory.state == "computing") & (GameStory.started_at < now - STALE)))
-        .order_by(GameStory.id).limit(limit)).all()
+        # A final report waits for its story: those first, then pages, oldest first.
+        .order_by(GameStory.final_report.desc(), GameStory.id).limit(limit)).all()
     db.session.rollback()  # no transaction stays open while the engine works
     told = []
     for story_id in ids:
