@@ -7,7 +7,12 @@ from pathlib import Path
 
 from flask import Flask, has_request_context
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent  # the source tree, in a checkout
+# templates/, config/, migrations/ and the served docs/: at the top of the source tree, and
+# in an installed wheel inside the package, where setup.py's build copies them. _data/ is
+# looked for first: beside an installed package there may be any folder named config/.
+DATA = PACKAGE / "_data" if (PACKAGE / "_data").is_dir() else ROOT
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -16,10 +21,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     With a test_config, config/testing.py is loaded before it.
     """
     app = Flask(__name__, instance_relative_config=True,
-                template_folder=str(ROOT / "templates"))
-    app.config.from_pyfile(str(ROOT / "config" / "default.py"))
+                template_folder=str(DATA / "templates"))
+    app.config.from_pyfile(str(DATA / "config" / "default.py"))
     if test_config is not None:
-        app.config.from_pyfile(str(ROOT / "config" / "testing.py"))
+        app.config.from_pyfile(str(DATA / "config" / "testing.py"))
     app.config.from_prefixed_env("VPSLEUTH")
     if test_config is not None:
         app.config.update(test_config)
@@ -34,21 +39,21 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .i18n import DIRECTORY as TRANSLATIONS
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    migrate.init_app(app, db, directory=str(DATA / "migrations"))
     mail.init_app(app)
     babel.init_app(app, locale_selector=_page_locale,
                    default_translation_directories=str(TRANSLATIONS))
 
-    from . import api, cli, house_rules, jobs, models, web  # noqa: F401  (models: the tables)
-    from .mail import cli as mail_cli
-    from .mail import story_mail
+    from . import api, cli, house_rules, models, web  # noqa: F401  (models: the tables)
+    from .mail import listeners, story_mail
+    from .services import after_commit
 
     cli.register(app)
-    mail_cli.register(app)
     web.init_app(app)
     api.init_app(app)
-    jobs.init_app(app)
     story_mail.init_app(app)
+    listeners.init_app(app)  # the mail channel listens to the services' signals
+    after_commit.init_app(app)  # bots play, practice settles, after the services commit
     house_rules.init_app(app)
 
     return app

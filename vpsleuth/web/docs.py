@@ -29,12 +29,12 @@ from flask import Blueprint, abort, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import ROOT, house_rules
+from .. import DATA, house_rules
 from ..i18n import translate
 from .session import current_language
 
 bp = Blueprint("docs", __name__)
-DOCS = ROOT / "docs"
+DOCS = DATA / "docs"
 # page -> file stem; a translation is <stem>.<lang>.md (rulebook.de.md, help-mail.es.md)
 PAGES = {"rules": "rulebook", "mail": "help-mail"}
 # Pages whose text is a Jinja template over the standard game's numbers. Undefined
