@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from cpsat_oracle import cpsat_possible  # noqa: E402
 
-from vpsleuth.demo import random_turn  # noqa: E402
 from vpsleuth.engine import Answered, analyse, legal_questions, possible_places  # noqa: E402
 from vpsleuth.orders import parse_turn  # noqa: E402
 from vpsleuth.rules import deal  # noqa: E402
+from vpsleuth.services.demo import random_turn  # noqa: E402
 
 
 def random_record(seed: int) -> list[list[Answered]]:

@@ -1,4 +1,4 @@
-"""``vpsleuth check``: read the configuration and say in plain words what is wrong.
+"""What ``vpsleuth check`` checks: the configuration, read and said in plain words.
 
 Each check returns findings: ("ok" | "warning" | "error", message). The command
 exits 1 if any error was found, so it can guard a deployment script.
@@ -11,9 +11,7 @@ import imaplib
 import smtplib
 from collections.abc import Callable
 
-import click
 from flask import current_app
-from flask.cli import with_appcontext
 from sqlalchemy import text
 
 from .extensions import db
@@ -141,18 +139,6 @@ CHECKS: list[Callable[[], list[Finding]]] = [
 
 
 def run_checks() -> list[Finding]:
+    """Every check's findings, in the order of CHECKS."""
     return [finding for check in CHECKS for finding in check()]
 
-
-@click.command("check")
-@with_appcontext
-def check() -> None:
-    """Read the configuration and tell what is wrong, in plain words."""
-    findings = run_checks()
-    marks = {"ok": "ok     ", "warning": "WARNING", "error": "ERROR  "}
-    for level, message in findings:
-        click.echo(f"{marks[level]} {message}")
-    errors = sum(1 for level, _ in findings if level == "error")
-    if errors:
-        raise click.ClickException(f"{errors} problem(s) to fix")
-    click.echo("No errors.")

@@ -151,10 +151,3 @@ def run_all(app: Flask, now: datetime | None = None) -> dict[str, object]:
             results[job.id] = None
     return results
 
-
-def init_app(app: Flask) -> None:
-    """Register the scheduler's CLI commands: ``vpsleuth scheduler`` and ``vpsleuth serve``."""
-    from .scheduler import scheduler_command, serve_command
-
-    app.cli.add_command(scheduler_command)
-    app.cli.add_command(serve_command)

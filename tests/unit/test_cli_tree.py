@@ -13,10 +13,9 @@ import re
 import subprocess
 
 import click
-from flask.cli import FlaskGroup
 from process_support import command, environment
 
-from vpsleuth import create_app
+from vpsleuth import cli, create_app
 
 FOREIGN = {"db", "routes", "run", "shell"}
 
@@ -69,16 +68,10 @@ def walk(ctx: click.Context, group: click.Group, path: tuple[str, ...] = ()) -> 
     return found
 
 
-def root_of(app) -> click.Group:
-    """The ``vpsleuth`` group as the console script builds it, loading ``app``."""
-    return FlaskGroup(create_app=lambda: app, add_version_option=False,
-                      help="Moderate play-by-mail games of VP-Sleuth.")
-
-
 def tree() -> dict:
     """The whole command tree of an app, the root's help under the empty path."""
     app = create_app({"SQLALCHEMY_DATABASE_URI": "sqlite://", "SECRET_KEY": "tree"})
-    root = root_of(app)
+    root = cli.root(lambda: app)
     ctx = root.make_context("vpsleuth", [], resilient_parsing=True)
     return {"": ("group", root.help, []), **walk(ctx, root)}
 

@@ -6,9 +6,9 @@ import sys
 
 import click
 
-from .cli import gm_command
-from .services import bots, games, practice, reports, resolution, turns
-from .services.errors import ServiceError, TurnRefused
+from ..services import bots, games, practice, reports, resolution, turns
+from ..services.errors import ServiceError, TurnRefused
+from .common import ensure_schema, gm_command
 
 REPORT_LANGUAGES = ("en", "de", "es")  # the catalogues; a game's own language may be fewer
 
@@ -52,8 +52,6 @@ def _read_turn(number: int) -> str | None:
 @click.option("--seed", type=int, help="Make the deal reproducible.")
 def practice_cli(count, level, language, rounds, seed):
     """Play a practice game against computer players, reading your turns from the terminal."""
-    from .cli import ensure_schema
-
     ensure_schema()
     try:
         game = practice.create_practice(
@@ -86,8 +84,3 @@ def practice_cli(count, level, language, rounds, seed):
                                        game.timezone, language))
     click.echo("The game has ended; the final standings are above.")
 
-
-def register(app) -> None:
-    """``vpsleuth bot ...`` and ``vpsleuth practice``."""
-    app.cli.add_command(bot_cli)
-    app.cli.add_command(practice_cli)

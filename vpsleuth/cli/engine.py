@@ -6,19 +6,14 @@ import json
 
 import click
 
-from .cli import gm_command
-from .engine import analyse as analyse_record
-from .rules import LOCATIONS
-from .services import games
-from .services.record import public_record
+from ..engine import analyse as analyse_record
+from ..rules import LOCATIONS
+from ..services import games
+from ..services.record import public_record
+from .common import gm_command
 
 
-@click.group("engine", hidden=True)
-def _holder() -> None:
-    """Only carries the command; ``analyse`` is registered at the top level."""
-
-
-@gm_command(_holder, "analyse")
+@gm_command(None, "analyse")
 @click.argument("game")
 @click.option("--round", "number", type=click.IntRange(0), default=None,
               help="The state after this round (default: the last resolved).")
@@ -58,6 +53,3 @@ def _text(result, number: int) -> str:
         lines.append(f"{gem.code:<5} {shown:<17} {chances}")
     return "\n".join(lines)
 
-
-def register(app) -> None:
-    app.cli.add_command(analyse)

@@ -1,71 +1,21 @@
-"""The ``vpsleuth`` command: a GM runs a whole game from the shell.
-
-The commands call the same services as the web and mail entrances.
-"""
+"""``vpsleuth game ...``: a GM creates, starts, watches, resolves and exports games
+from the shell, through the same services as the web and mail entrances."""
 
 from __future__ import annotations
 
 import json
-import sys
 from datetime import timedelta
-from functools import wraps
 
 import click
 from flask import current_app
-from flask.cli import FlaskGroup, with_appcontext
+from sqlalchemy import select
 
-from .extensions import db
-from .models import utcnow
-from .orders import format_turn
-from .rules import Ruleset, RulesetError, verify_commitment
-from .schedule import ScheduleError, format_deadline, parse_schedule_spec, to_local
-from .services import games, reports, resolution, turns
-from .services.errors import ServiceError, TurnRefused
-
-
-def main() -> None:
-    from . import create_app
-
-    cli = FlaskGroup(create_app=create_app, add_version_option=False,
-                     help="Moderate play-by-mail games of VP-Sleuth.")
-    cli.main(prog_name="vpsleuth")
-
-
-def gm_command(group: click.Group, name: str | None = None):
-    """A click command in an app context, with service errors shown plainly."""
-    def decorate(func):
-        @wraps(func)
-        def run(*args, **kwargs):
-            ensure_schema()
-            try:
-                return func(*args, **kwargs)
-            except TurnRefused as exc:
-                for err in exc.errors:
-                    click.echo(f"  {err}", err=True)
-                raise click.ClickException("turn refused; nothing of it was applied") from None
-            except ServiceError as exc:
-                raise click.ClickException(exc.message) from None
-            except (ScheduleError, RulesetError) as exc:
-                raise click.ClickException(str(exc)) from None
-        return group.command(name)(with_appcontext(run))
-    return decorate
-
-
-def ensure_schema() -> None:
-    """Embedded SQLite upgrades itself; another database must be at the newest revision."""
-    from alembic.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-    from flask_migrate import upgrade
-
-    if db.engine.dialect.name == "sqlite":
-        upgrade()
-        return
-    script = ScriptDirectory.from_config(current_app.extensions["migrate"].migrate.get_config())
-    with db.engine.connect() as conn:
-        current = MigrationContext.configure(conn).get_current_revision()
-    if current != script.get_current_head():
-        raise click.ClickException("the database schema is not up to date: run "
-                                   "'vpsleuth db upgrade' first")
+from ..extensions import db
+from ..models import Game, utcnow
+from ..rules import Ruleset
+from ..schedule import format_deadline, parse_schedule_spec, to_local
+from ..services import games, reports, resolution, transfer, turns
+from .common import gm_command
 
 
 @click.group("game")
@@ -115,10 +65,6 @@ def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_
 @gm_command(game_cli, "list")
 def list_games():
     """List the games with their state and open round."""
-    from sqlalchemy import select
-
-    from .models import Game
-
     for g in db.session.scalars(select(Game).order_by(Game.id)):
         open_round = g.open_round
         extra = (f"round {open_round.number} until "
@@ -204,8 +150,6 @@ def secret(game, yes):
               help="Include the distribution and salt (GM only; audited).")
 def export(game, with_secret):
     """Write a whole game as JSON to standard output."""
-    from .services import transfer
-
     g = games.find_game(game)
     if with_secret:
         games.audit(g, "cli", "export_with_secret")
@@ -218,8 +162,6 @@ def export(game, with_secret):
 @click.option("--name", help="Import under another name.")
 def import_(source, name):
     """Recreate a game from an export (new ids; reply keys change)."""
-    from .services import transfer
-
     try:
         data = json.load(source)
     except json.JSONDecodeError as exc:
@@ -237,8 +179,6 @@ def import_(source, name):
 @click.argument("game")
 def reverify(game):
     """Recompute every resolved round and compare with the published results."""
-    from .services import transfer
-
     g = games.find_game(game)
     found = transfer.reverify(g)
     for m in found:
@@ -248,104 +188,3 @@ def reverify(game):
         raise click.ClickException(f"{len(found)} differences")
     done = sum(1 for r in g.rounds_ if r.state == "resolved")
     click.echo(f"OK: the commitment and all {done} resolved rounds agree.")
-
-
-@click.command("verify")
-@click.option("--distribution", required=True, help="A=...;B=...;...;X=... as revealed.")
-@click.option("--salt", required=True)
-@click.option("--commitment", required=True, help="The SHA-256 published at the start.")
-def verify(distribution, salt, commitment):
-    """Check a revealed distribution and salt against the published commitment."""
-    if not verify_commitment(distribution, salt, commitment):
-        raise click.ClickException("MISMATCH: this distribution and salt do not give that "
-                                   "commitment")
-    click.echo("OK: the distribution and salt match the commitment.")
-
-
-@click.group("player")
-def player_cli() -> None:
-    """Add, list and withdraw players."""
-
-
-@gm_command(player_cli, "add")
-@click.argument("game")
-@click.argument("name")
-@click.argument("email")
-@click.option("--language", type=click.Choice(list(games.LANGUAGES)))
-def add_player(game, name, email, language):
-    """Add a player to a game."""
-    p = games.add_player(games.find_game(game), name, email, language=language, actor="cli")
-    click.echo(f"Added player {p.id} {p.name} <{p.email}>")
-
-
-@gm_command(player_cli, "withdraw")
-@click.argument("game")
-@click.argument("player")
-def withdraw_player(game, player):
-    """Withdraw a player (no longer active)."""
-    g = games.find_game(game)
-    p = games.find_player(g, player)
-    games.withdraw_player(p, actor="cli")
-    click.echo(f"Withdrew {p.name} from {g.name!r}")
-
-
-@gm_command(player_cli, "list")
-@click.argument("game")
-def list_players(game):
-    """List a game's players."""
-    for p in games.find_game(game).players:
-        click.echo(f"{p.id:>4}  {p.name:<20} {p.email:<30} {p.language} "
-                   f"{'active' if p.active else 'withdrawn'} "
-                   + (f"bot ({p.bot_level})" if p.is_bot else
-                      'joined' if p.first_signed_in_at else 'invited'))
-
-
-@click.group("turn")
-def turn_cli() -> None:
-    """Submit and show turns."""
-
-
-@gm_command(turn_cli, "submit")
-@click.argument("game")
-@click.argument("player")
-@click.argument("source", type=click.File("r", encoding="utf-8", errors="replace"),
-                default="-")
-@click.option("--round", "number", type=int, help="Refuse unless this round is open.")
-def submit(game, player, source, number):
-    """Submit a turn in the turn language from a file or standard input."""
-    g = games.find_game(game)
-    p = games.find_player(g, player)
-    sub = turns.submit_turn(p, source.read(), channel="cli", entered_by="cli",
-                            round_number=number)
-    click.echo(f"Accepted for round {sub.round.number}. Standing turn of {p.name}:")
-    click.echo(format_turn(sub.standing.question, sub.standing.tips, p.language), nl=False)
-
-
-@gm_command(turn_cli, "show")
-@click.argument("game")
-@click.argument("player")
-def show(game, player):
-    """Show a player's standing turn in the open round (GM only)."""
-    g = games.find_game(game)
-    p = games.find_player(g, player)
-    round_ = g.open_round
-    if round_ is None:
-        raise click.ClickException(f"{g.name!r} has no open round")
-    t = turns.standing_turn(round_, p)
-    click.echo(format_turn(t.question, t.tips, p.language), nl=False)
-
-
-def register(app) -> None:
-    from . import bot_cli, engine_cli
-    from .catalogue import translations_cli
-    from .check import check
-    from .demo import demo
-
-    for command in (game_cli, player_cli, turn_cli, verify, demo, check, translations_cli):
-        app.cli.add_command(command)
-    bot_cli.register(app)
-    engine_cli.register(app)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import click
 
-from ...cli import gm_command
-from ...links import base_url
-from ...services import accounts
-from . import bp
+from ..links import base_url
+from ..services import accounts
+from .common import gm_command
+
+# No help text: ``vpsleuth --help`` lists it bare, as tests/unit/test_cli_tree.py records.
+gm_cli = click.Group("gm")
 
 
-@gm_command(bp.cli, "add")
+@gm_command(gm_cli, "add")
 @click.argument("email")
 @click.argument("name")
 @click.option("--language", type=click.Choice(["en", "de", "es"]), default="en", show_default=True,

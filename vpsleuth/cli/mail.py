@@ -1,7 +1,8 @@
-"""``vpsleuth mail outbox`` and ``vpsleuth mail send`` (commands added to mail_cli).
+"""``vpsleuth mail ...``: the outbox and the inbound pipeline from the shell.
 
-On the embedded defaults no SMTP server is configured: mails wait in the
-outbox, and this is how the GM reads them.
+``outbox`` and ``send`` are here: on the embedded defaults no SMTP server is
+configured, mails wait in the outbox, and this is how the GM reads them. The
+inbound commands are in mail_inbound.py.
 """
 
 from __future__ import annotations
@@ -10,11 +11,20 @@ import json
 
 import click
 
-from ..cli import gm_command
 from ..extensions import db
+from ..mail import outbox
 from ..models import OutboxMessage, utcnow
-from . import outbox
-from .cli import mail_cli
+from . import mail_inbound
+from .common import gm_command
+
+
+@click.group("mail")
+def mail_cli() -> None:
+    """Read the outbox, send mail, ingest and reprocess inbound mail."""
+
+
+for _command in mail_inbound.COMMANDS:
+    mail_cli.add_command(_command)
 
 
 @gm_command(mail_cli, "outbox")

@@ -1,4 +1,5 @@
-"""``vpsleuth mail ingest | smtpd | poll | idle | inbox | reprocess`` (added to mail_cli)."""
+"""``vpsleuth mail ingest | smtpd | poll | idle | inbox | reprocess``: inbound mail from the
+shell (COMMANDS, which mail.py adds to the ``mail`` group)."""
 
 from __future__ import annotations
 
@@ -12,19 +13,16 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 
-from ...services.errors import ServiceError
-from ..cli import mail_cli
-from . import imap, pipeline
-from .store import StoreError
+from ..mail.inbound import imap, pipeline
+from ..mail.inbound.smtpd import controller
+from ..mail.inbound.store import StoreError
+from ..mail.inbound.watch import start_thread
+from ..scheduler import setup_logging
+from ..services.errors import ServiceError
+from .common import ensure_schema
 
 # sysexits.h, which MTAs (Postfix pipe, procmail) understand
 EX_OK, EX_DATAERR, EX_TEMPFAIL = 0, 65, 75
-
-
-def _ensure_schema() -> None:
-    from ...cli import ensure_schema
-
-    ensure_schema()
 
 
 def _run_until_stopped(start: Callable[[], Callable[[], object]], started: str) -> None:
@@ -47,7 +45,7 @@ def _run_until_stopped(start: Callable[[], Callable[[], object]], started: str) 
     click.echo("Stopped.", err=True)
 
 
-@mail_cli.command("ingest")
+@click.command("ingest")
 @with_appcontext
 def ingest_command() -> None:
     """Read one RFC 822 message from standard input and run it through the pipeline.
@@ -59,7 +57,7 @@ def ingest_command() -> None:
     """
     raw = sys.stdin.buffer.read()
     try:
-        _ensure_schema()
+        ensure_schema()
         received = pipeline.receive(raw, "pipe")
     except StoreError as exc:
         click.echo(f"vpsleuth: {exc}", err=True)
@@ -75,15 +73,13 @@ def ingest_command() -> None:
     sys.exit(EX_OK)
 
 
-@mail_cli.command("smtpd")
+@click.command("smtpd")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=2525, show_default=True, type=int, help="Port to listen on.")
 @with_appcontext
 def smtpd_command(host: str, port: int) -> None:
     """Receive mail by SMTP and run each message through the pipeline (until stopped)."""
-    from .smtpd import controller
-
-    _ensure_schema()
+    ensure_schema()
     server = controller(current_app._get_current_object(), host, port)  # type: ignore[attr-defined]
 
     def start() -> Callable[[], object]:
@@ -93,13 +89,13 @@ def smtpd_command(host: str, port: int) -> None:
     _run_until_stopped(start, f"Receiving mail on {host}:{port}; stop with Ctrl-C.")
 
 
-@mail_cli.command("poll")
+@click.command("poll")
 @with_appcontext
 def poll_command() -> None:
     """Fetch the messages in IMAP_FOLDER once, store and process them, move them."""
     if not current_app.config.get("IMAP_HOST"):
         raise click.ClickException("IMAP_HOST is not set (VPSLEUTH_IMAP_HOST=...)")
-    _ensure_schema()
+    ensure_schema()
     try:
         result = imap.poll_once()
     except (imap.ImapError, OSError) as exc:
@@ -114,7 +110,7 @@ def poll_command() -> None:
         sys.exit(1)
 
 
-@mail_cli.command("idle")
+@click.command("idle")
 @with_appcontext
 def idle_command() -> None:
     """Watch IMAP_FOLDER and process each message as it arrives (IDLE), until stopped.
@@ -125,12 +121,9 @@ def idle_command() -> None:
     again with a growing wait. One process at a time processes the mailbox: a
     second watcher stands by. Stop it with Ctrl-C or SIGTERM.
     """
-    from ...scheduler import setup_logging
-    from .watch import start_thread
-
     if not current_app.config.get("IMAP_HOST"):
         raise click.ClickException("IMAP_HOST is not set (VPSLEUTH_IMAP_HOST=...)")
-    _ensure_schema()
+    ensure_schema()
     setup_logging()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     _run_until_stopped(lambda: start_thread(app).stop,
@@ -138,14 +131,14 @@ def idle_command() -> None:
                        "stop with Ctrl-C.")
 
 
-@mail_cli.command("inbox")
+@click.command("inbox")
 @click.option("--limit", default=20, show_default=True, type=int)
 @click.option("--status", type=click.Choice(
     ["received", "applied", "refused", "ignored", "duplicate", "failed"]))
 @with_appcontext
 def inbox_command(limit: int, status: str | None) -> None:
     """List recent inbound messages with their status and error."""
-    _ensure_schema()
+    ensure_schema()
     rows = pipeline.recent(limit, status)
     if not rows:
         click.echo("No inbound messages.")
@@ -157,17 +150,21 @@ def inbox_command(limit: int, status: str | None) -> None:
             click.echo(f"       {row.error.splitlines()[0][:150]}")
 
 
-@mail_cli.command("reprocess")
+@click.command("reprocess")
 @click.argument("message_id", type=int)
 @click.option("--force", is_flag=True,
               help="Also take ignored and refused messages, skipping the machine-mail checks.")
 @with_appcontext
 def reprocess_command(message_id: int, force: bool) -> None:
     """Run a stored inbound message through the pipeline again (by its id in 'inbox')."""
-    _ensure_schema()
+    ensure_schema()
     try:
         row = pipeline.reprocess(message_id, force=force)
     except ServiceError as exc:
         raise click.ClickException(exc.message) from None
     click.echo(f"inbound message {row.id}: {row.status}"
                + (f" ({row.error})" if row.error else ""))
+
+
+COMMANDS = (ingest_command, smtpd_command, poll_command, idle_command, inbox_command,
+            reprocess_command)

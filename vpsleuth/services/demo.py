@@ -1,4 +1,4 @@
-"""``vpsleuth demo``: a sample game with random legal turns, resolved at once.
+"""A sample game with random legal turns, resolved at once (``vpsleuth demo``).
 
 Its players live at the reserved domain demo.invalid (RFC 2606), for which no mail
 is ever queued (mail.notify.has_mailbox): a demo leaves nothing in the outbox waiting
@@ -11,14 +11,13 @@ import random
 import uuid
 from datetime import timedelta
 
-import click
 from flask import current_app
 
-from .models import utcnow
-from .orders import format_turn
-from .rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS, Distribution, make_question
-from .schedule import to_local, weekly
-from .services import games, reports, resolution, turns
+from ..models import Game, utcnow
+from ..orders import format_turn
+from ..rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS, Distribution, make_question
+from ..schedule import to_local, weekly
+from . import games, resolution, turns
 
 DEMO_DOMAIN = "demo.invalid"
 DEMO_PLAYERS = [("Ada", "de"), ("Bertha", "en"), ("Clemens", "de"), ("Dora", "en"),
@@ -40,36 +39,20 @@ def random_turn(rng: random.Random, distribution: Distribution, skill: float,
     return format_turn(question, tips, lang)
 
 
-@click.command("demo")
-@click.option("--players", type=click.IntRange(2, len(DEMO_PLAYERS)), default=4,
-              show_default=True)
-@click.option("--rounds", type=click.IntRange(1, 12), default=12, show_default=True,
-              help="How many rounds to resolve now.")
-@click.option("--seed", type=int, help="Make the demo reproducible.")
-@click.option("--all-reports", is_flag=True, help="Print every round's report, not just the last.")
-def demo(players, rounds, seed, all_reports):
-    """Set up a sample game, play random legal turns and print real reports."""
-    from .cli import ensure_schema
-
-    ensure_schema()
-    rng = random.Random(seed)
-    game = _sample_game(players, None if seed is None else rng.randrange(2**32))
+def play_round(game: Game, number: int, rng: random.Random) -> None:
+    """Every active player sends a random legal turn, better each round; then the
+    round is resolved."""
     distribution = Distribution.from_canonical(game.secret.distribution)
-    for number in range(1, rounds + 1):
-        for i, player in enumerate(game.active_players):
-            skill = min(0.97, 0.25 + 0.08 * number + 0.03 * i)
-            text = random_turn(rng, distribution, skill, player.language)
-            turns.submit_turn(player, text, channel="cli", entered_by="demo")
-        resolution.resolve_round(game, actor="demo")
-        if all_reports or number == rounds or game.state == "finished":
-            click.echo(reports.render_text(reports.build_report(game, number), game.timezone))
-        if game.state == "finished":
-            break
-    click.echo(f"Demo game {game.id} {game.name!r} is in the database; try "
-               f"'vpsleuth game report {game.id} --round 1'.")
+    for i, player in enumerate(game.active_players):
+        skill = min(0.97, 0.25 + 0.08 * number + 0.03 * i)
+        text = random_turn(rng, distribution, skill, player.language)
+        turns.submit_turn(player, text, channel="cli", entered_by="demo")
+    resolution.resolve_round(game, actor="demo")
 
 
-def _sample_game(players: int, deal_seed: int | None):
+def sample_game(players: int, deal_seed: int | None) -> Game:
+    """A started game of the first ``players`` demo players, its first deadline a week
+    from now; the deal reproducible by ``deal_seed``."""
     now = utcnow()
     tz = current_app.config["DEFAULT_TIMEZONE"]
     first = to_local(now + timedelta(days=7), tz).replace(hour=20, minute=0, second=0,
