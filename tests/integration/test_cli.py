@@ -181,7 +181,7 @@ def test_a_turn_from_a_file_is_stored_verbatim_and_echoed_in_the_players_languag
     text = "# Bert's turn\nFRAGE B rot Diamant\nTIPP C Diamant rot I\n"
     (tmp_path / "turn.txt").write_text(text, encoding="utf-8")
     out = ok(runner, "turn", "submit", "G1", "Bert", tmp_path / "turn.txt")
-    assert out.endswith("Standing turn of Bert:\nFRAGE B rot Diamant\nTIPP C RD1\n")
+    assert out.endswith("Standing turn of Bert:\nFRAGE B rote Diamanten\nTIPP C RD1\n")
     version = last_version()
     assert (version.text, version.status, version.channel) == (text, "accepted", "cli")
 
