@@ -46,7 +46,8 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import api, cli, house_rules, jobs, models, web  # noqa: F401  (models: the tables)
     from .mail import cli as mail_cli
-    from .mail import story_mail
+    from .mail import listeners, story_mail
+    from .services import after_commit
 
     cli.register(app)
     mail_cli.register(app)
@@ -54,6 +55,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     api.init_app(app)
     jobs.init_app(app)
     story_mail.init_app(app)
+    listeners.init_app(app)  # the mail channel listens to the services' signals
+    after_commit.init_app(app)  # bots play, practice settles, after the services commit
     house_rules.init_app(app)
 
     return app

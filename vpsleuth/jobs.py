@@ -100,7 +100,7 @@ def forget_old(app: Flask, now: datetime | None = None) -> int:
 def play_bots(app: Flask, now: datetime | None = None) -> int:
     """Send the turn of every bot with none standing in an open round.
 
-    A safety net: bots play where a round opens (services/games.bots_play), so
+    A safety net: bots play where a round opens (services/after_commit.bots_play), so
     this finds work only if that failed, e.g. a process stopped in between.
     """
     from .services import bots

@@ -14,9 +14,15 @@ from ..dates import deadline_text
 from ..extensions import db
 from ..i18n import N_, translate
 from ..links import base_url
-from ..models import Game, GameMaster, Player, Round
+from ..models import Game, GameMaster, Player, Round, utcnow
 from ..orders import LineError, format_turn
 from ..rules import Turn
+from ..services import reports
+from ..services.access import Viewer
+from ..services.auth import sign_in_url
+from ..services.outcome import outcome
+from ..services.preferences import site_language
+from ..services.turns import standing_turn
 from . import outbox, threads
 
 
@@ -38,9 +44,6 @@ def has_mailbox(player: Player) -> bool:
             and not player.email.lower().endswith(NO_MAIL_DOMAIN))
 
 
-def sign_in_url(token: str) -> str:
-    return f"{base_url()}/signin/{token}"
-
 
 def _deadline(player: Player, round_: Round) -> str:
     return deadline_text(round_.deadline, player.timezone or player.game.timezone,
@@ -49,8 +52,6 @@ def _deadline(player: Player, round_: Round) -> str:
 
 def turn_template(player: Player, round_: Round, standing: Turn | None = None) -> str:
     """A ready turn to fill in: the standing turn, or commented examples."""
-    from ..services.turns import standing_turn
-
     standing = standing or standing_turn(round_, player)
     if not standing.is_empty:
         return format_turn(standing.question, standing.tips, player.language)
@@ -76,9 +77,6 @@ def sign_in(email: str, token: str, lang: str = "en") -> None:
 def address_language(email: str) -> str | None:
     """The language set for ``email``: its GM account's, else that of its player in the
     newest running game (as the pages choose, services.preferences.site_language)."""
-    from ..services.access import Viewer
-    from ..services.preferences import site_language
-
     address = email.strip().lower()
     gm_id = db.session.scalar(select(GameMaster.id)
                               .where(func.lower(GameMaster.email) == address))
@@ -181,8 +179,6 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
     still open but past its deadline: the reason says so, and no past time is
     offered as the deadline to keep.
     """
-    from ..models import utcnow
-
     if not has_mailbox(player):
         return
     taking_turns = round_ is not None and round_.state == "open" and utcnow() < round_.deadline
@@ -198,9 +194,6 @@ def turn_refused(player: Player, errors: list[LineError] | None, reason: str,
 
 def _ended(player: Player) -> tuple[str, str | None] | None:
     """A finished game's result for the player, and the link to its final report."""
-    # Imported here: the services import this module to queue their mails.
-    from ..services.outcome import outcome
-
     result = outcome(player.game, player, player.language)
     if result is None:
         return None
@@ -239,8 +232,6 @@ def report_readers(game: Game, round_: Round) -> list[Player]:
 
 def round_report(game: Game, round_: Round) -> None:
     """The report to every player (reports cannot be turned off)."""
-    from ..services import reports
-
     readers = report_readers(game, round_)
     if not readers:
         return

@@ -11,6 +11,7 @@ from flask import Flask, current_app
 
 from ..models import Game
 from ..rules import Question
+from ..services import stories
 
 
 def final_story(game: Game, lang: str = "en") -> dict | None:
@@ -23,8 +24,6 @@ def final_story(game: Game, lang: str = "en") -> dict | None:
     The story is read as stored: the final report is queued in the transaction
     that stores it (services/stories.py), so rendering computes nothing.
     """
-    from ..services import stories  # services import mail: read at render time
-
     if not current_app.config.get("STORY_IN_FINAL_REPORT"):
         return None
     told = stories.ready(game)

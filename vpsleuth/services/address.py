@@ -11,9 +11,8 @@ from datetime import datetime, timedelta
 
 from ..extensions import db
 from ..i18n import N_
-from ..mail import notify
 from ..models import Player, utcnow
-from . import auth, gm, limits
+from . import auth, events, gm, limits
 from .errors import Invalid
 from .games import EMAIL_PATTERN
 
@@ -43,7 +42,7 @@ def request_change(player: Player, new_email: str, now: datetime | None = None) 
     limits.record("address_change", key, now)
     token = auth.issue_token(new_email, now, purpose="email_change", player=player,
                              old_email=player.email)
-    notify.address_change(player, new_email, token)
+    events.address_change_requested.send(player, new_email=new_email, token=token)
     db.session.commit()
     return new_email
 

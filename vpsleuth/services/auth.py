@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..i18n import N_
+from ..links import base_url
 from ..models import GameMaster, LoginToken, Player, utcnow
 from . import limits
 from .errors import ServiceError
@@ -29,6 +30,11 @@ class RateLimited(ServiceError):
 
 def _serializer() -> URLSafeSerializer:
     return URLSafeSerializer(current_app.config["SECRET_KEY"], salt="vpsleuth-sign-in")
+
+
+def sign_in_url(token: str) -> str:
+    """The link a token is used at: in a mail, or for the GM to forward by hand."""
+    return f"{base_url()}/signin/{token}"
 
 
 def known_email(email: str) -> bool:

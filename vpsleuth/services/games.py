@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import re
 from dataclasses import asdict
 from datetime import datetime
@@ -12,11 +11,10 @@ from sqlalchemy import or_, select
 
 from ..extensions import db
 from ..i18n import N_
-from ..mail import notify
 from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
 from ..rules import Ruleset, commitment, deal, new_salt
 from ..schedule import AFTER_EARLY, Schedule
-from . import auth
+from . import auth, events
 from .errors import Invalid, NotFound, Term, WrongState
 
 _ADDRESS_PART = r"[^@\s<>\"',;\x00-\x1f\x7f]+"
@@ -126,7 +124,8 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
                actor: str = "gm", invite: bool = True, now: datetime | None = None) -> Player:
     """Add a player; allowed until the game ends (a late joiner starts at 0).
 
-    With ``invite`` an invitation mail with a sign-in link goes to the outbox.
+    With ``invite`` the player is invited with a sign-in link of their own
+    (events.player_invited: the mail channel queues the invitation).
     """
     if game.state == "finished":
         raise WrongState(N_("game '{game}' has ended; no new players"), game=game.name)
@@ -155,17 +154,10 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
     db.session.flush()
     audit(game, actor, "add_player", player=name, email=email)
     if invite:
-        notify.invitation(player, auth.issue_token(email, now, purpose="invitation", player=player),
-                          gm_name=_gm_name(game))
+        events.player_invited.send(player, token=auth.issue_token(
+            email, now, purpose="invitation", player=player))
     db.session.commit()
     return player
-
-
-def _gm_name(game: Game) -> str | None:
-    from ..models import GameMaster
-
-    gm = db.session.get(GameMaster, game.game_master_id) if game.game_master_id else None
-    return gm.name if gm else None
 
 
 def withdraw_player(player: Player, *, actor: str = "gm", now: datetime | None = None) -> None:
@@ -199,23 +191,7 @@ def start_game(game: Game, *, now: datetime | None = None, seed: int | None = No
     db.session.add(first)
     audit(game, actor, "start_game", commitment=game.commitment, deadline=deadline)
     db.session.flush()
-    notify.round_opened(game, first)
+    events.round_opened.send(game, round_=first)
     db.session.commit()
-    bots_play(game, now)
+    events.after_round_opened.send(game, round_=first, now=now)  # bots play
     return first
-
-
-def bots_play(game: Game, now: datetime) -> None:
-    """Computer players send their turn as a round opens (services/bots.py).
-
-    After the commit, so the round stands whatever they do; should a bot fail,
-    the scheduler's play-bots job sends its turn on its next tick.
-    """
-    if any(p.is_bot for p in game.active_players):
-        from .bots import play_bots
-
-        try:
-            play_bots(game, now=now)
-        except Exception:  # the round is open and committed; the job tries again
-            db.session.rollback()
-            logging.getLogger(__name__).exception("bots of game %d sent no turn", game.id)

@@ -8,9 +8,8 @@ from sqlalchemy import update
 
 from ..extensions import db
 from ..i18n import N_
-from ..mail import notify
 from ..models import ApiToken, Game, Player, Round, utcnow
-from . import auth, sessions, turns
+from . import auth, events, sessions, turns
 from .errors import Invalid, WrongState, deadline_in
 from .games import EMAIL_PATTERN, audit, check_after_early
 
@@ -53,7 +52,7 @@ def move_deadline(game: Game, deadline: datetime, *, actor: str,
     old, round_.deadline = round_.deadline, deadline
     audit(game, actor, "extend_deadline" if later else "advance_deadline",
           round=round_.number, old=old, new=deadline)
-    notify.deadline_moved(game, round_, "extended" if later else "advanced")
+    events.deadline_moved.send(game, round_=round_, why="extended" if later else "advanced")
     db.session.commit()
     return round_
 
@@ -102,7 +101,7 @@ def resume_game(game: Game, *, actor: str, now: datetime | None = None) -> Round
     round_.deadline += pause
     game.state, game.paused_at = "running", None
     audit(game, actor, "resume_game", paused_for=pause, deadline=round_.deadline)
-    notify.deadline_moved(game, round_, "resumed")
+    events.deadline_moved.send(game, round_=round_, why="resumed")
     db.session.commit()
     return round_
 
@@ -158,7 +157,7 @@ def invitation_link(player: Player, *, actor: str, mail_id: int | None = None) -
     token = auth.issue_token(player.email, purpose="invitation", player=player)
     audit(player.game, actor, "forward_invitation", player=player.name, mail=mail_id)
     db.session.commit()
-    return notify.sign_in_url(token)
+    return auth.sign_in_url(token)
 
 
 def view_distribution(game: Game, *, actor: str) -> tuple[str, str]:

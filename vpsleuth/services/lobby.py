@@ -17,9 +17,8 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..i18n import N_
-from ..mail import lobby as lobby_mail
 from ..models import Game, JoinRequest, Player, utcnow
-from . import access, games, limits
+from . import access, events, games, limits
 from .auth import RateLimited
 from .errors import Invalid, NotFound, WrongState
 
@@ -136,7 +135,7 @@ def ask_to_join(viewer: access.Viewer, game_id: int, name: str, message: str = "
     except IntegrityError:
         db.session.rollback()
         raise Invalid(ASKED_ALREADY) from None
-    lobby_mail.join_requested(request, game)
+    events.join_requested.send(game, request=request)
     db.session.commit()
     return request
 
@@ -198,6 +197,6 @@ def decline(game: Game, request_id: int, *, actor: str = "gm",
     request = _pending(game, request_id)
     request.state, request.decided_at = "declined", now
     games.audit(game, actor, "decline_join", name=request.name, email=request.email)
-    lobby_mail.join_declined(request, game)
+    events.join_declined.send(game, request=request)
     db.session.commit()
     return request

@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
-from ..mail import notify
 from ..models import Game, Player, ReminderSent, Round, StandingQuestion, StandingTip, utcnow
+from . import events
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def _remind(round_: Round, player: Player, hours: int, now: datetime) -> Reminde
         if state != "open":
             db.session.rollback()
             return None
-        notify.reminder(player, round_, min(hours, left))
+        events.reminder_due.send(player, round_=round_, hours=min(hours, left))
         db.session.commit()
     except IntegrityError:
         db.session.rollback()  # another scheduler sent it: nothing of ours stays

@@ -10,13 +10,12 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..i18n import N_
-from ..mail import notify
 from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..schedule import Schedule
-from . import stories
+from . import events, stories
 from .errors import WrongState
-from .games import audit, bots_play
+from .games import audit
 
 
 def is_due(round_: Round, now: datetime) -> bool:
@@ -62,16 +61,17 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
     following = _store_results(game, round_, now)
     audit(game, actor, "resolve_round", round=round_.number)
     db.session.flush()
-    told = following is None and current_app.config.get("STORY_IN_FINAL_REPORT")
+    told = bool(following is None and current_app.config.get("STORY_IN_FINAL_REPORT"))
     if following is None:  # the game ended: its story is told by a job, once
-        stories.request(game, final_report=bool(told), now=now)
-    if not told:  # else the final report is queued with its story (services/stories.py)
-        notify.round_report(game, round_)
+        stories.request(game, final_report=told, now=now)
+    # When told, the final report waits for the story (services/stories.py: story_told).
+    events.round_resolved.send(game, round_=round_, ended=following is None,
+                               report_waits=told)
     if following is not None:
-        notify.round_opened(game, following)
+        events.round_opened.send(game, round_=following)
     db.session.commit()
     if following is not None:
-        bots_play(game, now)
+        events.after_round_opened.send(game, round_=following, now=now)
     return round_
 
 
@@ -197,7 +197,7 @@ def apply_outage_rule(now: datetime, last_heartbeat: datetime | None, *,
         db.session.refresh(round_)
         audit(round_.game, actor, "outage_deadline_moved", round=round_.number, old=old,
               new=round_.deadline, outage=outage, last_heartbeat=last_heartbeat)
-        notify.deadline_moved(round_.game, round_, "outage")
+        events.deadline_moved.send(round_.game, round_=round_, why="outage")
         db.session.commit()
         moved.append(round_)
     return moved

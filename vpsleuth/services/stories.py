@@ -26,9 +26,8 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from ..extensions import db
-from ..mail import notify
 from ..models import Game, GameStory, utcnow
-from . import story
+from . import events, story
 from .reports import resolved_rounds
 
 log = logging.getLogger(__name__)
@@ -177,12 +176,12 @@ def _failed(story_id: int, attempt: int, exc: Exception) -> None:
 
 
 def _settled(row: GameStory) -> None:
-    """A story is told or given up: queue the final report waiting for it, drop older ones."""
+    """A story is told or given up: announce it (a final report waiting for it goes with
+    it: mail/listeners.py), drop older ones."""
     game = db.session.get(Game, row.game_id)
-    if row.final_report:
-        db.session.flush()  # the report's template reads the stored story
-        last = max(resolved_rounds(game), key=lambda r: r.number)
-        notify.round_report(game, last)
+    db.session.flush()  # a listener (the final report's template) reads the stored story
+    last = max(resolved_rounds(game), key=lambda r: r.number, default=None)
+    events.story_told.send(game, story=row, round_=last)
     db.session.execute(delete(GameStory).where(
         GameStory.game_id == row.game_id, GameStory.after_round < row.after_round,
         GameStory.state.in_(("ready", "failed"))))

@@ -12,7 +12,6 @@ from sqlalchemy import delete, insert, select, update
 
 from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
-from ..mail import notify
 from ..models import (
     CHANNELS,
     Game,
@@ -25,7 +24,7 @@ from ..models import (
 )
 from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
-from . import presence
+from . import events, presence
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState, deadline_in
 
 log = logging.getLogger(__name__)
@@ -103,19 +102,19 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         db.session.commit()
         raise
     version.status, version.round_id = "accepted", round_.id  # one UPDATE
-    notify.turn_confirmed(player, round_, standing, channel, version.entered_by, signoff)
+    events.turn_accepted.send(player, round_=round_, standing=standing, channel=channel,
+                              entered_by=version.entered_by, signoff=signoff)
     submission = Submission(version, round_, standing)
     if on_accept is not None:
         on_accept(submission)
-    settle_now = game.practice and channel != "bot"  # read before the commit expires it
+    practice = game.practice  # read before the commit expires it
     # A plain commit: what the session holds is expired, so whatever it does next
     # (the next mail of an IMAP poll) reads the game afresh (reading game.practice after
     # it would load the game again and leave that copy stale for the next mail).
     db.session.commit()
-    if settle_now:  # the bots' turns came in as the round opened
-        from .practice import settle
-
-        settle(game, now=now)
+    # A practice round settles now (services/after_commit.py).
+    events.after_turn_accepted.send(player, game=game, channel=channel, practice=practice,
+                                    now=now)
     return submission
 
 
