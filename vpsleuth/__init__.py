@@ -44,16 +44,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     babel.init_app(app, locale_selector=_page_locale,
                    default_translation_directories=str(TRANSLATIONS))
 
-    from . import api, cli, house_rules, jobs, models, web  # noqa: F401  (models: the tables)
-    from .mail import cli as mail_cli
+    from . import api, cli, house_rules, models, web  # noqa: F401  (models: the tables)
     from .mail import listeners, story_mail
     from .services import after_commit
 
     cli.register(app)
-    mail_cli.register(app)
     web.init_app(app)
     api.init_app(app)
-    jobs.init_app(app)
     story_mail.init_app(app)
     listeners.init_app(app)  # the mail channel listens to the services' signals
     after_commit.init_app(app)  # bots play, practice settles, after the services commit
