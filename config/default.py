@@ -95,6 +95,9 @@ IMAP_LEASE_SECONDS = 90  # a watcher silent this long has lost the mailbox to th
 STORY_IN_FINAL_REPORT = True
 # How often the tell-stories job looks for a story asked for (a cheap query when none is).
 STORY_POLL_SECONDS = 2
+# The final report waits this long for its story at most, then goes with the link (the
+# engine can take minutes on a hard record; the page shows the story once it is told).
+STORY_REPORT_WAIT_MINUTES = 5
 # Costly requests per account (services/costly.py, figures in bench/request_costs.py): at
 # most two at once in a process, and so many of a kind a minute (an hour for new practice
 # games), counted in the database across every worker. Past them: 429 and a sentence.

@@ -42,6 +42,14 @@ def tell_stories(app: Flask, now: datetime | None = None) -> list[int]:
         return stories.tell_queued(now)
 
 
+def release_final_reports(app: Flask, now: datetime | None = None) -> list[int]:
+    """Send the final reports that waited too long for their story, without it."""
+    from .services import stories
+
+    with app.app_context():
+        return stories.release_overdue(now)
+
+
 def send_reminders(app: Flask, now: datetime | None = None) -> int:
     """Remind players with no turn yet, per their game's lead times."""
     from .services import reminders
@@ -131,6 +139,8 @@ JOBS: tuple[Job, ...] = (
     Job("resolve-due-rounds", resolve_rounds, "Resolve rounds whose deadline has passed"),
     Job("tell-stories", tell_stories, "Tell the stories of games that ended",
         every_setting="STORY_POLL_SECONDS"),
+    Job("release-final-reports", release_final_reports,
+        "Send final reports that waited too long for their story"),
     Job("send-reminders", send_reminders, "Remind players with no turn yet", ticks=2),
     Job("send-outbox", send_outbox, "Send mail from the outbox"),
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),

@@ -135,3 +135,18 @@ def test_a_story_a_final_report_waits_for_is_told_before_older_ones_asked_for_a_
     resolution.resolve_round(game, now=now)  # ends the game: its report waits
     assert stories.tell_queued(now, limit=1) == [game.id]
     assert stories.tell_queued(now, limit=1) == [other.id]
+
+
+def test_a_final_report_waits_for_its_story_only_so_long_and_goes_once(game, now):
+    play(game, now, Ada=0, Ben=0)
+    resolution.resolve_round(game, now=now)
+    wait = timedelta(minutes=5)
+    assert stories.release_overdue(now + wait - timedelta(seconds=1)) == []
+    assert final_reports() == []
+    assert stories.release_overdue(now + wait + timedelta(seconds=1)) == [game.id]
+    mails = final_reports()
+    assert len(mails) == 3 and f"/games/{game.id}/story" in mails[0].body_text
+    assert "When each gem became certain" not in mails[0].body_text  # not told yet
+    assert stories.release_overdue(now + 2 * wait) == []
+    assert stories.tell_queued(now + 2 * wait) == [game.id]  # told later, for the page
+    assert len(final_reports()) == 3 and stories.ready(game) is not None

@@ -14,8 +14,8 @@ from vpsleuth.extensions import db
 from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
-IDS = ["resolve-due-rounds", "tell-stories", "send-reminders", "send-outbox", "poll-imap",
-       "heartbeat", "forget-old", "play-bots"]
+IDS = ["resolve-due-rounds", "tell-stories", "release-final-reports", "send-reminders",
+       "send-outbox", "poll-imap", "heartbeat", "forget-old", "play-bots"]
 
 
 def test_the_jobs_have_stable_unique_ids():

@@ -44,6 +44,10 @@ def story_told(game: Game, *, story: GameStory, round_: Round | None) -> None:
         notify.round_report(game, round_)
 
 
+def story_overdue(game: Game, *, round_: Round) -> None:
+    notify.round_report(game, round_)  # the story section then only links the page
+
+
 def deadline_moved(game: Game, *, round_: Round, why: str) -> None:
     notify.deadline_moved(game, round_, why)
 
@@ -75,6 +79,7 @@ RECEIVERS = {
     events.round_opened: round_opened,
     events.round_resolved: round_resolved,
     events.story_told: story_told,
+    events.story_overdue: story_overdue,
     events.deadline_moved: deadline_moved,
     events.turn_accepted: turn_accepted,
     events.address_change_requested: address_change_requested,

@@ -57,6 +57,15 @@ Round (None if none is yet: a story asked for before round 1 is resolved). In th
 transaction that stores it, flushed: a receiver reads the story.""")
 
 
+story_overdue = _signals.signal("story-overdue", doc="""\
+A final report waited STORY_REPORT_WAIT_MINUTES for its game's story, which is not
+told yet (the engine can take minutes on a record): the report goes without it, and
+the story, once told, is on the story page (services/stories.release_overdue).
+
+sender: the Game. ``round_``: the last resolved Round. In the transaction that
+releases the report (``final_report`` turned off, so it is never sent twice).""")
+
+
 deadline_moved = _signals.signal("deadline-moved", doc="""\
 The open round's deadline moved.
 

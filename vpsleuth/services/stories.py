@@ -22,6 +22,7 @@ import logging
 import time
 from datetime import datetime, timedelta
 
+from flask import current_app
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
@@ -185,3 +186,37 @@ def _settled(row: GameStory) -> None:
     db.session.execute(delete(GameStory).where(
         GameStory.game_id == row.game_id, GameStory.after_round < row.after_round,
         GameStory.state.in_(("ready", "failed"))))
+
+
+def release_overdue(now: datetime | None = None) -> list[int]:
+    """Final reports that waited STORY_REPORT_WAIT_MINUTES for a story not told yet go
+    without it (announced: ``story_overdue``); returns the game ids.
+
+    Run by its own job, beside tell-stories, which may be busy for minutes with one
+    story. The conditional UPDATE turns the row's ``final_report`` off unless the
+    story was stored meanwhile, so the report goes once, told or released.
+    """
+    now = now or utcnow()
+    wait = timedelta(minutes=float(current_app.config.get("STORY_REPORT_WAIT_MINUTES", 5)))
+    overdue = db.session.scalars(select(GameStory.id).where(
+        GameStory.final_report, GameStory.state.in_(("queued", "computing")),
+        GameStory.requested_at < now - wait).order_by(GameStory.id)).all()
+    released = []
+    for story_id in overdue:
+        done = db.session.execute(
+            update(GameStory).where(GameStory.id == story_id, GameStory.final_report,
+                                    GameStory.state.in_(("queued", "computing")))
+            .values(final_report=False).execution_options(synchronize_session=False))
+        if done.rowcount != 1:
+            db.session.rollback()
+            continue
+        row = db.session.get(GameStory, story_id)
+        game = db.session.get(Game, row.game_id)
+        last = max(resolved_rounds(game), key=lambda r: r.number, default=None)
+        if last is not None:
+            events.story_overdue.send(game, round_=last)
+        db.session.commit()
+        log.info("the final report of game %d went without its story, not told after %s",
+                 row.game_id, wait)
+        released.append(row.game_id)
+    return released
