@@ -50,9 +50,6 @@ class _Words:
     def t(self, text: str) -> str:
         return translate(self.lang, text)
 
-    def n(self, one: str, many: str, count: int) -> str:
-        return ntranslate(self.lang, one, many, count)
-
     def when(self, key: str) -> str:
         return _value(self.data.get(key), self.timezone, self.lang)
 
@@ -74,7 +71,7 @@ def _house_rules(w: _Words) -> list[str]:
     said = []
     if isinstance(rules, dict):
         rounds = int(rules.get("rounds", 12))
-        said.append(w.n("{n} round", "{n} rounds", rounds).format(n=rounds))
+        said.append(ntranslate(w.lang, "{n} round", "{n} rounds", rounds).format(n=rounds))
         said.append(w.t("right {right}, wrong {wrong}").format(
             right=_signed(rules.get("points_right", 1)),
             wrong=_signed(rules.get("points_wrong", -2))))
@@ -166,8 +163,9 @@ _SAYINGS = {
     "change_email": lambda w: [w.t("{player}: from {old} to {new}").format(
         player=w.data.get("player"), old=w.data.get("old"), new=w.data.get("new"))],
     "set_listing": lambda w: [
-        (w.n("open to join, at most {n} player", "open to join, at most {n} players",
-             int(w.data["max_players"])).format(n=w.data["max_players"])
+        (ntranslate(w.lang, "open to join, at most {n} player",
+                    "open to join, at most {n} players",
+                    int(w.data["max_players"])).format(n=w.data["max_players"])
          if w.data.get("max_players") else w.t("open to join"))
         if w.data.get("open") else w.t("not open to join")],
 }
