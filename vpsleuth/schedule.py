@@ -264,11 +264,6 @@ def format_deadline(moment: datetime, timezone: str, lang: str = "en") -> str:
     return f"{weekday} {day} {month} {local.year}, {local:%H:%M} {zone_name}"
 
 
-def utcnow() -> datetime:
-    """Return the current time as an aware UTC datetime."""
-    return datetime.now(UTC)
-
-
 def _zone(name: str) -> ZoneInfo:
     """The zone called ``name``, or a ScheduleError that names it and suggests one."""
     if not isinstance(name, str):

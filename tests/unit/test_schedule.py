@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from vpsleuth.models import utcnow
 from vpsleuth.schedule import (
     Schedule,
     ScheduleError,
@@ -13,7 +14,6 @@ from vpsleuth.schedule import (
     format_deadline,
     parse_schedule_spec,
     to_local,
-    utcnow,
     weekly,
 )
 

@@ -30,6 +30,7 @@ class UTCDateTime(TypeDecorator):
 
 
 def utcnow() -> datetime:
+    """Return the current time as an aware UTC datetime."""
     return datetime.now(UTC)
 
 
