@@ -53,10 +53,6 @@ def _signature_of(player: Player) -> str:
     return _keyed(current_app.config["SECRET_KEY"], _message(player))
 
 
-def reply_key(player: Player) -> str:
-    return f"{player.id}.{_signature_of(player)}"
-
-
 def reply_address(player: Player) -> str:
     """The Reply-To address for mails to this player: ``local+KEY@domain``."""
     return reply_addresses()(player)

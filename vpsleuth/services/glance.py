@@ -116,8 +116,3 @@ def turns_in(round_: Round) -> list[TurnIn]:
     players = sorted(round_.game.active_players, key=lambda p: p.name.lower())
     return [TurnIn(p, p.id in sent, received.get(p.id) if p.id in sent else None)
             for p in players]
-
-
-def without_turn(round_: Round) -> list[Player]:
-    """The active players who have sent no turn this round, by name."""
-    return [row.player for row in turns_in(round_) if not row.sent]

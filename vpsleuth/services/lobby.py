@@ -52,11 +52,6 @@ def is_full(game: Game) -> bool:
     return game.max_players is not None and len(game.active_players) >= game.max_players
 
 
-def takes_requests(game: Game) -> bool:
-    """Listed, not ended, and room for one more."""
-    return game.open_to_join and game.state in LISTED_STATES and not is_full(game)
-
-
 def require_own_sign_in(viewer: access.Viewer | None) -> access.Viewer:
     """Open games are for a viewer signed in by a link they asked for themselves.
 
