@@ -253,7 +253,7 @@ def test_a_game_master_and_two_players_play_two_rounds_in_their_browsers(app, ba
     expect(bert.locator(".flash.ok")).to_have_text("Dein Zug für Runde 1 ist gespeichert.")
     bert_tips = {a[3]: "C", a[4]: "A", b0: "X"}
     expect(bert.locator("#standing-text")).to_have_text(
-        turn_text(("FRAGE", "TIPP"), "A Diamant", bert_tips))
+        turn_text(("FRAGE", "TIPP"), "A Diamanten", bert_tips))
     assert stored_tips(game, 1, BERT) == bert_tips
 
     grace_sees_both_turns_counted(gm, {"Ada": 4, "Bert": 3}, {*ada_tips, *bert_tips})
@@ -278,7 +278,7 @@ def test_a_game_master_and_two_players_play_two_rounds_in_their_browsers(app, ba
     expect(bert.locator(".flash.ok")).to_have_text("Dein Zug für Runde 2 ist gespeichert.")
     bert_tips[a[3]] = "A"
     expect(bert.locator("#standing-text")).to_have_text(
-        turn_text(("FRAGE", "TIPP"), "G Dreier Diamant", bert_tips))
+        turn_text(("FRAGE", "TIPP"), "G Dreier-Diamanten", bert_tips))
     assert stored_tips(game, 2, BERT) == bert_tips
 
     ada.click("nav.game-nav >> text=Your turn")
