@@ -35,6 +35,7 @@ from ..models import Game
 from ..rules import GEM_BY_CODE, GEMS, Gem, Question
 from . import access
 from .record import public_record
+from .story_players import players_story
 
 
 def may_read(viewer: access.Viewer, game: Game) -> bool:
@@ -85,14 +86,12 @@ def tell(game: Game, *, with_tips: bool = False, after_round: int | None = None)
     its GM, or after the end. Seconds of the engine: only the story job calls
     this (services/stories.py); pages, the API and mails read what it stored.
     """
-    from .story_players import players_story  # story_players imports record_story from here
-
     record = public_record(game)
     if after_round is not None:
         record = record.upto(after_round)
     story = {"game_id": game.id, "game": game.name, "final": game.state == "finished",
              **record_story(record)}
-    story["players"] = players_story(game, record) if with_tips else None
+    story["players"] = players_story(game, story) if with_tips else None
     return story
 
 

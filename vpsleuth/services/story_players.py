@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from ..engine import PublicRecord
 from ..extensions import db
 from ..models import Game, Player, Round, StandingTip
 from ..rules import GEM_BY_CODE, Distribution, Gem
 from .reports import resolved_rounds
-from .story import record_story
 
 
-def players_story(game: Game, record: PublicRecord) -> list[dict]:
+def players_story(game: Game, told: dict) -> list[dict]:
     """Per player: safe tips (proved when placed), guesses, points left on the table.
+
+    ``told``: the record's story (story.record_story), whose gems say when each was proved.
 
     * ``safe_tips``: tips at the one place the record had left for the gem;
     * ``guesses``: every other tip, split by the revealed deal into right and wrong;
@@ -28,7 +28,7 @@ def players_story(game: Game, record: PublicRecord) -> list[dict]:
     """
     truth = (Distribution.from_canonical(game.secret.distribution)
              if game.secret is not None else None)
-    proved = {r.number: _proved_before(record, r.number) for r in resolved_rounds(game)}
+    proved = {r.number: _proved_before(told, r.number) for r in resolved_rounds(game)}
     out = []
     for player in game.players:
         counts = {"safe_tips": 0, "guesses": 0, "right_guesses": 0, "wrong_guesses": 0,
@@ -56,9 +56,9 @@ def players_story(game: Game, record: PublicRecord) -> list[dict]:
     return out
 
 
-def _proved_before(record: PublicRecord, number: int) -> dict[Gem, str]:
-    """The gems the record had proved before round ``number``'s deadline, and where."""
-    return {GEM_BY_CODE[e["gem"]]: e["location"] for e in record_story(record)["gems"]
+def _proved_before(told: dict, number: int) -> dict[Gem, str]:
+    """The gems the story had proved before round ``number``'s deadline, and where."""
+    return {GEM_BY_CODE[e["gem"]]: e["location"] for e in told["gems"]
             if e["certain_in_round"] is not None and e["certain_in_round"] < number}
 
 

@@ -15,6 +15,7 @@ from ...services.errors import ServiceError
 from ..session import current_language
 from . import bp
 from .forms import InviteForm
+from .game_page import game_page
 from .helpers import LABELS, actor, gm_game, say
 
 LABELS["action"].update({"set_listing": N_("open game listing changed"),
@@ -56,10 +57,8 @@ def _refused(exc: ServiceError) -> int:
 
 
 def _game_page(game, status: int):
-    """The game's page again, with what went wrong flashed (routes imports this module)."""
-    from .routes import _game_page as page
-
-    return page(game, InviteForm(language=game.language), status)
+    """The game's page again, with what went wrong flashed."""
+    return game_page(game, InviteForm(language=game.language), status)
 
 
 def _back(game_id: int):

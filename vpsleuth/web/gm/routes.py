@@ -9,20 +9,16 @@ from ...extensions import db
 from ...i18n import N_
 from ...models import Game
 from ...rules import RulesetError
-from ...schedule import Schedule, ScheduleError
-from ...services import games, gm, lobby, outcome, reports, turns
+from ...schedule import ScheduleError
+from ...services import games, gm, lobby, outcome, turns
 from ...services.errors import ServiceError
 from ..glance import game_cards
 from ..session import current_language, current_viewer
 from . import bp
 from .forms import AfterEarlyForm, InviteForm, NewGameForm
+from .game_page import game_page
 from .helpers import actor, game_player, gm_game, refused, say
 from .lobby import listing_input
-
-
-def _report_url(game: Game, number: int) -> str:
-    """The players' report page (the players' blueprint owns it; linked by path)."""
-    return f"/games/{game.id}/rounds/{number}"
 
 
 @bp.get("/")
@@ -90,14 +86,7 @@ def new_game():
 def game(game_id: int):
     """A game: its rules and schedule, its players, the start, its reports."""
     game = gm_game(game_id)
-    return _game_page(game, InviteForm(language=game.language))
-
-
-def _game_page(game: Game, invite: InviteForm, status: int = 200, **extra):
-    schedule = Schedule.from_json(game.schedule).describe(current_language())
-    done = [(r.number, _report_url(game, r.number)) for r in reports.resolved_rounds(game)]
-    return render_template("web/gm/game.html", game=game, invite=invite, schedule=schedule,
-                           reports=done, **extra), status
+    return game_page(game, InviteForm(language=game.language))
 
 
 @bp.post("/games/<int:game_id>/after-early")
@@ -107,11 +96,11 @@ def after_early(game_id: int):
     form = AfterEarlyForm()
     if not form.validate():
         say(N_("Choose one of the offered values."), "error")
-        return _game_page(game, InviteForm(language=game.language), 400)
+        return game_page(game, InviteForm(language=game.language), 400)
     try:
         gm.set_after_early(game, form.after_early.data, actor=actor())
     except ServiceError as exc:
-        return _game_page(game, InviteForm(language=game.language), refused(exc))
+        return game_page(game, InviteForm(language=game.language), refused(exc))
     say(N_("Saved: after an early close the next deadline keeps the calendar.")
         if game.after_early == "calendar" else
         N_("Saved: after an early close the next round gets a whole interval from the close."))
@@ -125,7 +114,7 @@ def deduction_aid(game_id: int):
     try:
         gm.set_deduction_aid(game, request.form.get("deduction_aid") == "on", actor=actor())
     except ServiceError as exc:
-        return _game_page(game, InviteForm(language=game.language), refused(exc))
+        return game_page(game, InviteForm(language=game.language), refused(exc))
     say(N_("Saved: the deduction aid is on.") if game.deduction_aid else
         N_("Saved: the deduction aid is off."))
     return redirect(url_for("gm.game", game_id=game.id) + "#aid")
@@ -137,13 +126,13 @@ def invite(game_id: int):
     game = gm_game(game_id)
     form = InviteForm()
     if not form.validate():
-        return _game_page(game, form, 400)
+        return game_page(game, form, 400)
     try:
         player = games.add_player(game, form.name.data, form.email.data,
                                   language=form.language.data, actor=actor())
     except ServiceError as exc:
         db.session.rollback()
-        return _game_page(game, form, 400, invite_error=exc.text(current_language()))
+        return game_page(game, form, 400, invite_error=exc.text(current_language()))
     say(N_("{name} is invited; the invitation is in the outbox."), name=player.name)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 
@@ -155,7 +144,7 @@ def withdraw(game_id: int, player_id: int):
     try:
         games.withdraw_player(player, actor=actor())
     except ServiceError as exc:
-        return _game_page(game, InviteForm(language=game.language), refused(exc))
+        return game_page(game, InviteForm(language=game.language), refused(exc))
     say(N_("{name} is withdrawn."), name=player.name)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 
@@ -167,7 +156,7 @@ def change_email(game_id: int, player_id: int):
     try:
         gm.change_email(player, request.form.get("email", ""), actor=actor())
     except ServiceError as exc:
-        return _game_page(game, InviteForm(language=game.language), refused(exc))
+        return game_page(game, InviteForm(language=game.language), refused(exc))
     say(N_("{name} now plays as {email}."), name=player.name, email=player.email)
     return redirect(url_for("gm.game", game_id=game.id) + "#players")
 
@@ -179,7 +168,7 @@ def start(game_id: int):
     try:
         games.start_game(game, actor=actor())
     except ServiceError as exc:
-        return _game_page(game, InviteForm(language=game.language), refused(exc))
+        return game_page(game, InviteForm(language=game.language), refused(exc))
     say(N_("The game has started and round 1 is open. Commitment (SHA-256): {commitment}"),
         commitment=game.commitment)
     return redirect(url_for("gm.board", game_id=game.id))

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import render_template, url_for
 
+from ...i18n import translate
+from ...models import Game, Player, Round
+from ...services import glance, outcome, reports, story, turns
 from ...services import notebook as notebooks
-from ...services import outcome, reports, story, turns
 from ...services.access import is_gm_of
 from ..costs import spent
+from ..dates import moment_text
 from ..feeds import feed_token
-from ..glance import turn_rows
 from ..session import current_language, current_viewer, login_required
 from . import bp
-from .common import deadline_of, member_game, player_game
+from .common import deadline_of, member_game, player_game, zone_of
 from .sheet import build_sheet, gem_order
 
 
@@ -48,3 +52,26 @@ def sheet(game_id: int):
     return render_template("web/player/sheet.html", game=game, player=player,
                            sheet=build_sheet(game, player, lang), gems=gem_order(),
                            notebook=notebooks.read(player), aid=story.aid_places(game))
+
+
+@dataclass(frozen=True)
+class TurnRow:
+    """One player of the overview's "who has sent a turn": a name and a time, no more."""
+
+    name: str
+    me: bool
+    sent: bool
+    iso: str | None  # UTC, for <time datetime> and the browser's conversion
+    text: str | None  # in the viewer's (or the game's) zone
+
+
+def turn_rows(round_: Round, game: Game, viewer: Player | None) -> list[TurnRow]:
+    """Every active player of the open round: sent or not, and when, in the viewer's zone."""
+    zone, lang = zone_of(game, viewer), current_language()
+    bot = translate(lang, "bot")  # a computer player is marked as in the reports
+    return [TurnRow(f"{row.player.name} ({bot})" if row.player.is_bot else row.player.name,
+                    viewer is not None and row.player.id == viewer.id,
+                    row.sent,
+                    row.received_at.strftime("%Y-%m-%dT%H:%M:%SZ") if row.received_at else None,
+                    moment_text(row.received_at, zone, lang) if row.received_at else None)
+            for row in glance.turns_in(round_)]
