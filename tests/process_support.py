@@ -10,6 +10,9 @@ import os
 import signal
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import vpsleuth
@@ -46,3 +49,16 @@ def stop(process: subprocess.Popen) -> int:
     except subprocess.TimeoutExpired:
         process.kill()
         raise
+
+
+def wait_for(url: str, server: subprocess.Popen, log: Path, seconds: float = 60) -> None:
+    """Until ``url`` answers (a server started by ``start``); fail with its log if it died."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log.read_text()
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.2)
+    raise AssertionError(f"{server.args} does not answer at {url}:\n{log.read_text()}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import email
 import os
 import socket
@@ -10,6 +11,9 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 
 from aiosmtpd.controller import Controller
+
+from vpsleuth import create_app
+from vpsleuth.extensions import db
 
 DATABASES = [d.strip() for d in
              os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",")
@@ -73,3 +77,16 @@ def mail_config(port: int) -> dict:
             "MAIL_SUPPRESS_SEND": False, "MAIL_TIMEOUT": 5, "REPLY_ADDRESS": REPLY_ADDRESS,
             "MAIL_DEFAULT_SENDER": f"VP-Sleuth <{REPLY_ADDRESS}>",
             "BASE_URL": "https://sleuth.test"}
+
+
+@contextlib.contextmanager
+def mailing_to(app, sink):
+    """``app`` built again on its database to send its mail to ``sink``, in a context of its own."""
+    mailing = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                          **mail_config(sink.port),
+                          "DATABASE_KIND": app.config["DATABASE_KIND"]})
+    mailing.instance_path = app.instance_path
+    with mailing.app_context():
+        yield mailing
+        db.session.remove()
+        db.engine.dispose()

@@ -10,14 +10,11 @@ from __future__ import annotations
 import http.cookiejar
 import re
 import subprocess
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
-import pytest
-from process_support import command, environment, start, stop
+from process_support import command, environment, start, stop, wait_for
 from smtp_sink import free_port
 
 from vpsleuth import create_app
@@ -34,16 +31,6 @@ def cli(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
-def wait_for(url: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert server.poll() is None, log.read_text()
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    pytest.fail(f"vpsleuth serve does not answer at {url}:\n{log.read_text()}")
 
 
 def ask_for_sign_in_link(base: str, email: str, host: str) -> None:

@@ -24,13 +24,12 @@ import subprocess
 import sys
 import sysconfig
 import tarfile
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
-from process_support import stop
+from process_support import stop, wait_for
 from smtp_sink import free_port
 
 import vpsleuth
@@ -106,16 +105,6 @@ def outside_the_checkout(bin_dir: Path, tmp_path: Path) -> dict[str, str]:
     return env
 
 
-def wait_for(url: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        assert server.poll() is None, log.read_text()
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.2)
-    pytest.fail(f"the installed vpsleuth serve does not answer at {url}:\n{log.read_text()}")
 
 
 def get(url: str, language: str = "en") -> str:

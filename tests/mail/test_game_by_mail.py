@@ -26,10 +26,10 @@ from email.policy import SMTP
 from email.utils import formatdate, make_msgid
 
 import pytest
-from smtp_sink import mail_config
+from smtp_sink import mailing_to
 from sqlalchemy import select
 
-from vpsleuth import create_app, jobs
+from vpsleuth import jobs
 from vpsleuth.extensions import db
 from vpsleuth.mail import keys
 from vpsleuth.models import InboundMessage, OutboxMessage, utcnow
@@ -52,14 +52,8 @@ CHECK = re.compile(r"printf '%s' '([0-9a-f]+):([^']+)' \| sha256sum")
 @pytest.fixture
 def app(app, sink):
     """The usual app (one database, emptied), built again to send its mail to the sink."""
-    mailing = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                          **mail_config(sink.port),
-                          "DATABASE_KIND": app.config["DATABASE_KIND"]})
-    mailing.instance_path = app.instance_path
-    with mailing.app_context():
+    with mailing_to(app, sink) as mailing:
         yield mailing
-        db.session.remove()
-        db.engine.dispose()
 
 
 @pytest.fixture

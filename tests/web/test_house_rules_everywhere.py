@@ -17,10 +17,9 @@ import re
 from datetime import timedelta
 
 import pytest
-from smtp_sink import mail_config
+from smtp_sink import mailing_to
 from sqlalchemy import select
 
-from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.mail import outbox
 from vpsleuth.models import Game
@@ -109,14 +108,8 @@ MAILS = {
 @pytest.fixture
 def app(app, sink):
     """The usual app (one database, emptied), built again to send its mail to the sink."""
-    mailing = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                          **mail_config(sink.port),
-                          "DATABASE_KIND": app.config["DATABASE_KIND"]})
-    mailing.instance_path = app.instance_path
-    with mailing.app_context():
+    with mailing_to(app, sink) as mailing:
         yield mailing
-        db.session.remove()
-        db.engine.dispose()
 
 
 def later(days: float) -> str:
