@@ -14,7 +14,7 @@ import json
 from sqlalchemy import select
 
 from vpsleuth.extensions import db
-from vpsleuth.mail import keys, notify, outbox
+from vpsleuth.mail import keys, notify, render
 from vpsleuth.models import Game, OutboxMessage
 from vpsleuth.rules import Turn
 from vpsleuth.services import reports
@@ -25,10 +25,10 @@ def expected(kind: str, game: Game, player, number: int) -> tuple[str, str, str]
     lang, zone = player.language, player.timezone or game.timezone
     if kind in ("report", "final_report"):
         report = reports.build_report(game, number, lang)
-        return outbox.render("report", lang, game=game, player=player, report=report,
+        return render.render("report", lang, game=game, player=player, report=report,
                              report_text=reports.render_text(report, zone, lang))
     following = game.round(number + 1)
-    return outbox.render("round_opened", lang, game=game, player=player, round=following,
+    return render.render("round_opened", lang, game=game, player=player, round=following,
                          deadline=notify._deadline(player, following),
                          turn_template=notify.turn_template(player, following, Turn()))
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from vpsleuth import jobs
 from vpsleuth.extensions import db
-from vpsleuth.mail import notify, outbox
+from vpsleuth.mail import notify, outbox, render
 from vpsleuth.models import MailBody, OutboxMessage, Player
 from vpsleuth.rules import Turn
 from vpsleuth.services import games, resolution
@@ -28,7 +28,7 @@ def rows(kind: str) -> list[OutboxMessage]:
 def whole(player: Player) -> tuple[str, str, str]:
     """The player's round mail rendered alone, the obvious way."""
     game, round_ = player.game, player.game.open_round
-    return outbox.render("round_opened", player.language, game=game, player=player,
+    return render.render("round_opened", player.language, game=game, player=player,
                          round=round_, deadline=notify._deadline(player, round_),
                          turn_template=notify.turn_template(player, round_, Turn()))
 
@@ -111,16 +111,16 @@ def test_a_template_that_uses_the_player_otherwise_is_rendered_whole(app, new_ga
                                                                        text, html):
     probe(text, html)
     ada = new_game(start=False).players[0]
-    assert outbox.render_shared("probe", "en", ada) is None
+    assert render.render_shared("probe", "en", ada) is None
 
 
 def test_a_template_that_greets_by_name_is_rendered_once(app, new_game, probe):
     probe("Subject: s\n\nHi {{ player.name }}!\n", "<p>Dear {{ player.name }}</p>")
     game = new_game(start=False)
-    shared = outbox.render_shared("probe", "en", game.players[0])
+    shared = render.render_shared("probe", "en", game.players[0])
     assert (shared.text, shared.html) == ("Hi !", "<p>Dear </p>")
     for player in game.players:
-        assert (shared.subject, *shared.bodies(player.name)) == outbox.render(
+        assert (shared.subject, *shared.bodies(player.name)) == render.render(
             "probe", "en", player=player)
 
 
@@ -128,7 +128,7 @@ def test_a_mail_of_a_batch_is_the_mail_message_writes(app, new_game, now):
     game = new_game(players=("Ada",))
     games.add_player(game, ODD, "ann@example.org", now=now)
     ada = game.players[0]
-    shared = outbox.render_shared("round_opened", "en", ada, game=game, round=game.open_round,
+    shared = render.render_shared("round_opened", "en", ada, game=game, round=game.open_round,
                                   deadline="soon", turn_template="TIP A RD1")
     for player, mail in zip(game.players, outbox.personal("round_opened", game, [
             (p, shared) for p in game.players]), strict=True):

@@ -17,7 +17,7 @@ import pytest
 from babel.support import Translations
 
 from vpsleuth import i18n
-from vpsleuth.mail import outbox
+from vpsleuth.mail import render
 from vpsleuth.orders import ShownLine
 from vpsleuth.rules import Ruleset
 from vpsleuth.services.reports import AskedQuestion, ReportRow, RoundReport, render_text
@@ -77,37 +77,37 @@ def every_mail(lang: str) -> dict[str, tuple[str, str, str]]:
     game_player = dict(game=GAME, player=PLAYER)
     errors = [ShownLine(2, "TIP H RD1", "H-is-no-place", "TIP A RD1")]
     mails = {
-        "sign_in": outbox.render("sign_in", lang, link=LINK),
-        "address_change": outbox.render("address_change", lang, link=LINK, **game_player),
-        "invitation": outbox.render("invitation", lang, link=LINK, gm_name=None,
+        "sign_in": render.render("sign_in", lang, link=LINK),
+        "address_change": render.render("address_change", lang, link=LINK, **game_player),
+        "invitation": render.render("invitation", lang, link=LINK, gm_name=None,
                                     **game_player),
-        "round_opened": outbox.render("round_opened", lang, round=ROUND, deadline=DEADLINE,
+        "round_opened": render.render("round_opened", lang, round=ROUND, deadline=DEADLINE,
                                       turn_template="TIP A RD1\n", **game_player),
-        "confirmation": outbox.render("confirmation", lang, round=ROUND, channel="email",
+        "confirmation": render.render("confirmation", lang, round=ROUND, channel="email",
                                       by_gm=False, deadline=DEADLINE, turn="TIP A RD1\n",
                                       signoff=("Ana",), **game_player),
-        "confirmation_gm": outbox.render("confirmation", lang, round=ROUND, channel="gm",
+        "confirmation_gm": render.render("confirmation", lang, round=ROUND, channel="gm",
                                          by_gm=True, deadline=DEADLINE, turn="TIP A RD1\n",
                                          signoff=(), **game_player),
-        "refused": outbox.render("refused", lang, errors=errors, reason="REASON-TEXT",
+        "refused": render.render("refused", lang, errors=errors, reason="REASON-TEXT",
                                  round=ROUND, deadline=DEADLINE, **game_player),
-        "reminder": outbox.render("reminder", lang, round=ROUND, hours=24, deadline=DEADLINE,
+        "reminder": render.render("reminder", lang, round=ROUND, hours=24, deadline=DEADLINE,
                                   turn_template="TIP A RD1\n", **game_player),
-        "reminder_1": outbox.render("reminder", lang, round=ROUND, hours=1, deadline=DEADLINE,
+        "reminder_1": render.render("reminder", lang, round=ROUND, hours=1, deadline=DEADLINE,
                                     turn_template="TIP A RD1\n", **game_player),
-        "deadline_moved": outbox.render("deadline_moved", lang, round=ROUND,
+        "deadline_moved": render.render("deadline_moved", lang, round=ROUND,
                                         reason="REASON-TEXT", deadline=DEADLINE,
                                         **game_player),
-        "join_requested": outbox.render("join_requested", lang, game=GAME, request=REQUEST,
+        "join_requested": render.render("join_requested", lang, game=GAME, request=REQUEST,
                                         gm_name="Gil", link=LINK),
-        "join_declined": outbox.render("join_declined", lang, game=GAME, request=REQUEST,
+        "join_declined": render.render("join_declined", lang, game=GAME, request=REQUEST,
                                        link=LINK),
-        "not_understood": outbox.render("not_understood", lang, reason="REASON-TEXT"),
+        "not_understood": render.render("not_understood", lang, reason="REASON-TEXT"),
     }
     for final in (False, True):
         built = report(final)
         text = render_text(built, "Europe/Berlin", lang)
-        mails[f"report_{final}"] = outbox.render("report", lang, report=built,
+        mails[f"report_{final}"] = render.render("report", lang, report=built,
                                                  report_text=text, **game_player)
     return mails
 
@@ -234,7 +234,7 @@ def test_a_name_with_markup_stays_text_in_html(rendered):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://",
                       "BASE_URL": "https://sleuth.test"})
     with app.app_context():
-        _, _, html = outbox.render("join_declined", "es", game=GAME, link=LINK,
+        _, _, html = render.render("join_declined", "es", game=GAME, link=LINK,
                                    request=SimpleNamespace(name="<b>Eve</b>"))
     assert "Hola, &lt;b&gt;Eve&lt;/b&gt;:" in html and "<b>Eve" not in html
 
@@ -253,8 +253,8 @@ def test_a_missing_entry_falls_back_to_english_alone(monkeypatch):
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://",
                       "BASE_URL": "https://sleuth.test"})
     with app.app_context():
-        subject, text, _ = outbox.render("sign_in", "es", link=LINK)
-        french = outbox.render("sign_in", "fr", link=LINK)
+        subject, text, _ = render.render("sign_in", "es", link=LINK)
+        french = render.render("sign_in", "fr", link=LINK)
     assert subject == "Your VP-Sleuth sign-in link"
     assert "Aquí tienes tu enlace para entrar en VP-Sleuth." in text
     assert french[0] == "Your VP-Sleuth sign-in link"  # no catalogue at all: English

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from vpsleuth.mail import outbox
+from vpsleuth.mail import render
 from vpsleuth.orders import parse_turn
 from vpsleuth.web import docs
 
@@ -93,7 +93,7 @@ def test_every_mail_text_ends_with_the_rules_and_the_help_in_its_language():
 def test_a_mail_links_the_rules_and_the_help_in_text_and_html(app, lang, words, help_words):
     app.config["BASE_URL"] = "https://sleuth.test"
     with app.test_request_context():
-        _, text, html = outbox.render("sign_in", lang, link="https://sleuth.test/signin/x")
+        _, text, html = render.render("sign_in", lang, link="https://sleuth.test/signin/x")
     assert text.endswith(f"\n\n-- \nVP-Sleuth · {words}: https://sleuth.test/rules\n"
                          f"{help_words}: "
                          "https://sleuth.test/help/mail")

@@ -23,7 +23,7 @@ from ..services.auth import sign_in_url
 from ..services.outcome import outcome
 from ..services.preferences import site_language
 from ..services.turns import standing_turn
-from . import outbox, threads
+from . import outbox, render, threads
 
 
 def _answering(channel: str) -> threads.Answered | None:
@@ -102,9 +102,9 @@ def round_opened(game: Game, round_: Round) -> None:
 
     Rendered once per language and zone (the deadline's words differ by both);
     only the greeting's name is each player's own, and the bodies are stored
-    once (outbox.render_shared, personal, queue_all).
+    once (render.render_shared, outbox.personal, outbox.queue_all).
     """
-    shared: dict[tuple[str, str], outbox.Shared | None] = {}  # by zone and language
+    shared: dict[tuple[str, str], render.Shared | None] = {}  # by zone and language
     readers, whole = [], []
     link = base_url()  # may read the database: once for all
     for player in game.active_players:
@@ -112,7 +112,7 @@ def round_opened(game: Game, round_: Round) -> None:
             continue
         key = (player.timezone or game.timezone, player.language)
         if key not in shared:
-            shared[key] = outbox.render_shared(
+            shared[key] = render.render_shared(
                 "round_opened", player.language, player,
                 **_round_opened_context(game, round_, player, link))
         if shared[key] is not None:
@@ -242,7 +242,7 @@ def round_report(game: Game, round_: Round) -> None:
     early: dict[tuple[str, str], str | None] = {}  # "closed early, on ...", for the HTML part
     # Rendered once per language and zone too (with each player's name, should the
     # templates greet the player), or whole per player if they read more of them.
-    shared: dict[tuple[str, str], outbox.Shared | None] = {}
+    shared: dict[tuple[str, str], render.Shared | None] = {}
     kind = "final_report" if next(iter(built.values())).final else "report"
     personal, whole = [], []
     link = base_url()  # may read the database: once for all
@@ -253,7 +253,7 @@ def round_report(game: Game, round_: Round) -> None:
             due = built[lang].next_deadline
             nexts[(lang, tz)] = deadline_text(due, tz, lang) if due else ""
             early[(lang, tz)] = reports.closed_early_text(built[lang], tz, lang)
-            shared[(lang, tz)] = outbox.render_shared(
+            shared[(lang, tz)] = render.render_shared(
                 "report", lang, player, game=game, report=built[lang],
                 report_text=texts[(lang, tz)], next_deadline=nexts[(lang, tz)],
                 closed_early=early[(lang, tz)], base_url=link)

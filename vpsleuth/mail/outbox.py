@@ -14,127 +14,23 @@ import json
 import logging
 import os
 import smtplib
-from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from flask import current_app, render_template
+from flask import current_app
 from flask_mail import Connection, Message
-from markupsafe import escape
 from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
-from ..links import base_url
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
 from . import threads
 from .keys import reply_address, reply_addresses
-from .words import Words, mail_language
+from .render import Shared, render
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
 STALE_CLAIM = timedelta(minutes=10)
 STATUSES = ("pending", "sending", "sent", "failed")
-
-
-def render(template: str, lang: str, **context) -> tuple[str, str, str]:
-    """(subject, text, html) from templates/email/<template>.txt and .html, in ``lang``.
-
-    One template per mail for every language: its texts go through ``t`` and
-    ``ngettext`` (see words.py), looked up in the catalogue of ``lang``. The text
-    template's first line is ``Subject: ...``.
-    """
-    lang = mail_language(lang)
-    if "base_url" not in context:  # not computed when given: it may read the database
-        context["base_url"] = base_url()
-    text = render_template(f"email/{template}.txt", **{**Words(lang, html=False).context(),
-                                                       **context})
-    first, _, body = text.partition("\n")
-    if not first.startswith("Subject: "):
-        raise ValueError(f"email/{template}.txt must start with 'Subject: '")
-    html = render_template(f"email/{template}.html", **{**Words(lang, html=True).context(),
-                                                        **context})
-    return first.removeprefix("Subject: ").strip(), body.lstrip("\n"), html
-
-
-# Printed where the reader's name goes while a mail is rendered once for many. Its
-# letters change under a case filter and its "&" under escaping, so a template that
-# does not print the name as it is falls back to one rendering per reader.
-_NAME = "\x1a&Na Me\x1a"
-_NAME_HTML = str(escape(_NAME))
-# The name the result is checked with: of another length, so that a layout by the
-# name's length (padding, truncating, wrapping) shows.
-_PROBE = "Probe Q. Longername-Smith"
-
-
-@dataclass(frozen=True)
-class Shared:
-    """One mail rendered once for many readers: the same subject and bodies, with each
-    reader's name (escaped in HTML) at ``at_text`` and ``at_html``, where it appears."""
-
-    subject: str
-    text: str
-    html: str
-    at_text: int | None
-    at_html: int | None
-
-    @property
-    def personal(self) -> bool:
-        return self.at_text is not None or self.at_html is not None
-
-    def bodies(self, name: str) -> tuple[str, str]:
-        """The text and HTML as one reader gets them."""
-        return splice(self.text, self.at_text, name), splice(self.html, self.at_html,
-                                                                 str(escape(name)))
-
-
-def splice(body: str, at: int | None, name: str) -> str:
-    return body if at is None else body[:at] + name + body[at:]
-
-
-class _Reader:
-    """Stands in for the player while a mail is rendered once for many: its name is a
-    placeholder, and whatever else the templates read of it is counted."""
-
-    def __init__(self, player: Player, name: str = _NAME) -> None:
-        self._player, self._name, self.reads = player, name, Counter()
-
-    @property
-    def name(self) -> str:
-        self.reads["name"] += 1
-        return self._name
-
-    def __getattr__(self, attribute: str):
-        self.reads[attribute] += 1
-        return getattr(self._player, attribute)
-
-    def __str__(self) -> str:
-        self.reads["str"] += 1
-        return str(self._player)
-
-
-def render_shared(template: str, lang: str, reader: Player, **context) -> Shared | None:
-    """Render a mail once for every player of a language (and zone, where the context
-    differs by zone): only the name in it is each player's own.
-
-    None when the templates read more of the player than the name, or print it
-    other than as it is (then each mail is rendered whole, as before). The
-    result is checked against the mail rendered whole for a name of another
-    length.
-    """
-    if "base_url" not in context:
-        context["base_url"] = base_url()  # once for both renderings
-    stand_in = _Reader(reader)
-    subject, text, html = render(template, lang, player=stand_in, **context)
-    in_text, in_html = text.count(_NAME), html.count(_NAME_HTML)
-    if (set(stand_in.reads) - {"name"} or _NAME in subject or in_text > 1 or in_html > 1
-            or stand_in.reads["name"] != in_text + in_html):
-        return None
-    at_text, at_html = text.find(_NAME), html.find(_NAME_HTML)
-    shared = Shared(subject, text.replace(_NAME, ""), html.replace(_NAME_HTML, ""),
-                    at_text if in_text else None, at_html if in_html else None)
-    whole = render(template, lang, player=_Reader(reader, _PROBE), **context)
-    return shared if (shared.subject, *shared.bodies(_PROBE)) == whole else None
 
 
 def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
