@@ -84,13 +84,19 @@ class LockGate:
 def lock_gate(engine: Engine, expected: int, order: Sequence[int]) -> Iterator[LockGate]:
     """``with lock_gate(db.engine, 20, reversed(range(20))) as gate:`` send the turns."""
     gate = LockGate(expected, list(order))
-    listeners = [(TurnVersion, "after_insert", gate._inserted),
-                 (engine, "before_cursor_execute", gate._statement),
-                 (Session, "after_commit", gate._commit)]
+    with listening([(TurnVersion, "after_insert", gate._inserted),
+                    (engine, "before_cursor_execute", gate._statement),
+                    (Session, "after_commit", gate._commit)]):
+        yield gate
+
+
+@contextmanager
+def listening(listeners: Sequence[tuple]) -> Iterator[None]:
+    """SQLAlchemy event listeners (target, name, function) for the ``with`` block only."""
     for target, name, fn in listeners:
         event.listen(target, name, fn)
     try:
-        yield gate
+        yield
     finally:
         for target, name, fn in listeners:
             event.remove(target, name, fn)
@@ -146,12 +152,6 @@ class StoreGate:
 def store_gate(expected: int) -> Iterator[StoreGate]:
     """``with store_gate(20) as gate:`` send the turns; the last received is stored first."""
     gate = StoreGate(expected)
-    listeners = [(Session, "before_flush", gate._flushing),
-                 (TurnVersion, "after_insert", gate._inserted)]
-    for target, name, fn in listeners:
-        event.listen(target, name, fn)
-    try:
+    with listening([(Session, "before_flush", gate._flushing),
+                    (TurnVersion, "after_insert", gate._inserted)]):
         yield gate
-    finally:
-        for target, name, fn in listeners:
-            event.remove(target, name, fn)
