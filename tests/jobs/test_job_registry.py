@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import sys
 import time
-import types
 from datetime import timedelta
 
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from vpsleuth import jobs, scheduler
+from vpsleuth import jobs
 from vpsleuth.extensions import db
+from vpsleuth.jobs import scheduler
+from vpsleuth.mail.inbound import imap
 from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
@@ -48,9 +48,7 @@ def test_the_imap_job_does_nothing_without_an_imap_host(app, now):
 
 def test_the_imap_job_calls_the_inbound_poller_when_an_imap_host_is_set(app, now, monkeypatch):
     calls = []
-    fake = types.ModuleType("vpsleuth.mail.inbound.imap")
-    fake.poll_imap = lambda a: calls.append(a) or 2
-    monkeypatch.setitem(sys.modules, "vpsleuth.mail.inbound.imap", fake)
+    monkeypatch.setattr(imap, "poll_imap", lambda a: calls.append(a) or 2)
     monkeypatch.setitem(app.config, "IMAP_HOST", "imap.sleuth.test")
     assert jobs.poll_imap(app, now) == 2
     assert calls == [app]

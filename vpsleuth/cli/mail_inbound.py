@@ -13,11 +13,11 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy.exc import SQLAlchemyError
 
+from ..jobs.scheduler import setup_logging
 from ..mail.inbound import imap, pipeline
 from ..mail.inbound.smtpd import controller
 from ..mail.inbound.store import StoreError
 from ..mail.inbound.watch import start_thread
-from ..scheduler import setup_logging
 from ..services.errors import ServiceError
 from .common import ensure_schema
 

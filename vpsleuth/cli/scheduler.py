@@ -1,6 +1,6 @@
 """``vpsleuth scheduler`` (the jobs alone) and ``vpsleuth serve`` (web, API and jobs).
 
-How the jobs are scheduled and the IMAP watcher started is vpsleuth/scheduler.py's
+How the jobs are scheduled and the IMAP watcher started is vpsleuth/jobs/scheduler.py's
 business; these commands start it, say what runs and stop it on Ctrl-C or SIGTERM.
 """
 
@@ -15,10 +15,10 @@ from waitress import create_server
 
 from .. import jobs
 from ..extensions import db
+from ..jobs.scheduler import setup_logging, start_background, start_watcher, stop_on_sigterm
 from ..links import configured, remember_served
 from ..mail.outbox import sending_enabled
 from ..models import GameMaster
-from ..scheduler import setup_logging, start_background, start_watcher, stop_on_sigterm
 from .common import ensure_schema
 
 

@@ -3,7 +3,7 @@
 The story costs the engine seconds (services/story.py), so no request and no
 round's transaction computes it. Whoever wants a story asks for it
 (``request``): a ``GameStory`` row for the game and its record, inserted once
-however many ask at the same time. The ``tell-stories`` job (vpsleuth/jobs.py)
+however many ask at the same time. The ``tell-stories`` job (vpsleuth/jobs/)
 claims queued rows one at a time with a conditional UPDATE, computes the story
 with no transaction open, and stores it; pages, the API and the final report
 mail read it from there (``ready``), in every process alike.

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from process_support import environment, start, stop
 
+from vpsleuth.jobs.scheduler import start_watcher
 from vpsleuth.mail.inbound.lease import current_holder
-from vpsleuth.scheduler import start_watcher
 
 from ..support import inbound
 from .helpers import confirmations, reply, wait_until

@@ -3,7 +3,7 @@
 Every job takes the app (and, for tests, the time) and does its work in an app
 context of its own, so jobs may run in parallel threads or processes. Nothing
 here decides whether a round is due: that is derived from stored deadlines, so
-a missed or repeated tick does no harm. vpsleuth/scheduler.py runs them.
+a missed or repeated tick does no harm. vpsleuth/jobs/scheduler.py runs them.
 """
 
 from __future__ import annotations
@@ -15,15 +15,16 @@ from datetime import datetime, timedelta
 
 from flask import Flask
 
-from .models import utcnow
+from ..mail import outbox
+from ..mail.inbound import imap
+from ..models import utcnow
+from ..services import bots, heartbeat, limits, reminders, resolution, sessions, stories
 
 log = logging.getLogger(__name__)
 
 
 def resolve_rounds(app: Flask, now: datetime | None = None) -> list:
     """Apply the outage rule, then resolve every round that is due (exactly once each)."""
-    from .services import heartbeat, resolution
-
     with app.app_context():
         now = now or utcnow()
         resolution.apply_outage_rule(now, heartbeat.last_heartbeat())
@@ -36,32 +37,24 @@ def resolve_rounds(app: Flask, now: datetime | None = None) -> list:
 def tell_stories(app: Flask, now: datetime | None = None) -> list[int]:
     """Tell the stories asked for (games that ended, a GM's page): the engine's seconds
     run here, once per game and record, never in a request (services/stories.py)."""
-    from .services import stories
-
     with app.app_context():
         return stories.tell_queued(now)
 
 
 def release_final_reports(app: Flask, now: datetime | None = None) -> list[int]:
     """Send the final reports that waited too long for their story, without it."""
-    from .services import stories
-
     with app.app_context():
         return stories.release_overdue(now)
 
 
 def send_reminders(app: Flask, now: datetime | None = None) -> int:
     """Remind players with no turn yet, per their game's lead times."""
-    from .services import reminders
-
     with app.app_context():
         return len(reminders.send_reminders(now or utcnow()))
 
 
 def send_outbox(app: Flask, now: datetime | None = None) -> int:
     """Send the mails whose time has come (nothing without a MAIL_SERVER)."""
-    from .mail import outbox
-
     with app.app_context():
         sent = outbox.send_due(now or utcnow())
         if sent:
@@ -78,15 +71,11 @@ def poll_imap(app: Flask, now: datetime | None = None) -> object:
         return None
     if any(w.thread.is_alive() for w in app.extensions.get("imap_watchers", ())):
         return None
-    from .mail.inbound.imap import poll_imap as poll  # it opens its own app context
-
-    return poll(app)
+    return imap.poll_imap(app)  # it opens its own app context
 
 
 def beat(app: Flask, now: datetime | None = None) -> datetime:
     """Record the heartbeat; a deadline missed during downtime is moved on first."""
-    from .services import heartbeat, resolution
-
     with app.app_context():
         now = now or utcnow()
         # Before the heartbeat is refreshed, or the outage would go unnoticed.
@@ -97,8 +86,6 @@ def beat(app: Flask, now: datetime | None = None) -> datetime:
 
 def forget_old(app: Flask, now: datetime | None = None) -> int:
     """Delete counted requests and ended sessions no limit or person needs any more."""
-    from .services import limits, sessions
-
     with app.app_context():
         now = now or utcnow()
         return limits.forget_before(now - timedelta(days=2)) + sessions.forget_before(
@@ -111,8 +98,6 @@ def play_bots(app: Flask, now: datetime | None = None) -> int:
     A safety net: bots play where a round opens (services/after_commit.bots_play), so
     this finds work only if that failed, e.g. a process stopped in between.
     """
-    from .services import bots
-
     with app.app_context():
         return bots.play_all_bots(now or utcnow())
 

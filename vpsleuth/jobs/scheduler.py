@@ -1,6 +1,6 @@
 """Running the jobs, for ``vpsleuth scheduler`` (alone) and ``vpsleuth serve`` (web + jobs).
 
-APScheduler 3 runs the jobs declared in vpsleuth/jobs.py every tick
+APScheduler 3 runs the jobs declared in vpsleuth/jobs/__init__.py every tick
 (SCHEDULER_TICK_SECONDS). Jobs are registered idempotently under their stable
 ids. A tick missed while the process was suspended or busy is caught up once
 (coalesce, no misfire limit); whether a round is due never depends on the timer.
@@ -20,7 +20,6 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -28,12 +27,10 @@ from apscheduler.schedulers.base import BaseScheduler
 from apscheduler.schedulers.blocking import BlockingScheduler
 from flask import Flask
 
-from . import jobs
+from .. import jobs
+from ..mail.inbound.watch import Watcher, start_thread
 
-if TYPE_CHECKING:
-    from .mail.inbound.watch import Watcher
-
-log = logging.getLogger(__name__)
+log = logging.getLogger("vpsleuth.scheduler")  # the name its log lines have always carried
 JOB_DEFAULTS = {"coalesce": True, "misfire_grace_time": None, "max_instances": 1}
 
 
@@ -76,8 +73,6 @@ def start_watcher(app: Flask) -> Watcher | None:
     """The IMAP watcher in a thread, if IMAP_HOST is set and IMAP_IDLE is on; else None."""
     if not (app.config.get("IMAP_HOST") and app.config.get("IMAP_IDLE")):
         return None
-    from .mail.inbound.watch import start_thread
-
     return start_thread(app)
 
 
