@@ -11,7 +11,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import TurnVersion
 from vpsleuth.rules import GEM_BY_CODE, parse_question
 from vpsleuth.schedule import weekly
-from vpsleuth.services import games, resolution, turns
+from vpsleuth.services import games, resolution, standing_turns, turns
 from vpsleuth.services.errors import RoundClosed, TurnRefused, WrongState
 
 
@@ -118,7 +118,7 @@ def test_withdrawn_players_and_games_not_started_cannot_submit(app, game, now):
 def test_the_status_board_shows_counts_and_channels_but_no_tip_contents(game, now):
     ada = games.find_player(game, "Ada")
     turns.submit_turn(ada, "QUESTION E red\nTIP A RD1, BP2", channel="email", now=now)
-    rows = {r.player.name: r for r in turns.round_status(game)}
+    rows = {r.player.name: r for r in standing_turns.round_status(game)}
     assert (rows["Ada"].submitted, rows["Ada"].tips, rows["Ada"].channel) == (True, 2, "email")
     assert rows["Ada"].has_question and rows["Ada"].last_at == now
     assert (rows["Ben"].submitted, rows["Ben"].tips, rows["Ben"].channel) == (False, 0, None)

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..i18n import N_
 from ..models import AuditEntry, Game, Round
-from ..services import games, gm, resolution, turns
+from ..services import games, gm, resolution, standing_turns
 from ..services.errors import Invalid, NotFound, WrongState
 from . import bp, inputs
 from .auth import caller, gm_game, player_of
@@ -83,7 +83,7 @@ def start_game(game_id: int):
 def round_status(game_id: int):
     """Who has a turn in for the open round: counts only, never the tips."""
     game = gm_game(game_id)
-    return status_json(game, turns.round_status(game))
+    return status_json(game, standing_turns.round_status(game))
 
 
 @bp.post(f"/games/{GAME_ID}/extend")

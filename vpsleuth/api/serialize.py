@@ -13,7 +13,7 @@ from ..models import AuditEntry, Game, Player, Round, TurnVersion
 from ..orders import format_turn
 from ..rules import Question, Turn
 from ..schedule import Schedule
-from ..services.turns import TurnStatus
+from ..services.standing_turns import TurnStatus
 
 
 def iso(moment: datetime | None) -> str | None:

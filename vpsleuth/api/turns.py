@@ -6,7 +6,7 @@ from flask import current_app
 
 from ..i18n import N_
 from ..models import Game, Player, Round
-from ..services import costly, turns
+from ..services import costly, standing_turns, turns
 from ..services.errors import WrongState
 from . import bp, inputs
 from .auth import caller, own_player, visible_game
@@ -29,7 +29,7 @@ def get_turn(game_id: int):
     game = visible_game(game_id)
     player = own_player(game)
     round_ = open_round(game)
-    return turn_json(game, round_, player, turns.standing_turn(round_, player))
+    return turn_json(game, round_, player, standing_turns.standing_turn(round_, player))
 
 
 @bp.route(f"/games/{GAME_ID}/turn", methods=["PUT", "POST"])

@@ -14,7 +14,7 @@ from ..extensions import db
 from ..models import Game, utcnow
 from ..rules import Ruleset
 from ..schedule import format_deadline, parse_schedule_spec, to_local
-from ..services import games, reports, resolution, transfer, turns
+from ..services import games, reports, resolution, standing_turns, transfer
 from .common import gm_command
 
 
@@ -94,7 +94,7 @@ def status(game):
         raise click.ClickException(f"{g.name!r} has no open round (state: {g.state})")
     click.echo(f"{g.name}: round {round_.number}, deadline "
                f"{format_deadline(round_.deadline, g.timezone)}")
-    for row in turns.round_status(g):
+    for row in standing_turns.round_status(g):
         when = format_deadline(row.last_at, g.timezone) if row.last_at else "-"
         click.echo(f"  {'yes' if row.submitted else 'no ':<4} {row.player.name:<20} "
                    f"question: {'yes' if row.has_question else 'no ':<4} tips: {row.tips:>2}  "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..orders import format_turn
-from ..services import games, turns
+from ..services import games, standing_turns, turns
 from .common import gm_command
 
 
@@ -40,5 +40,5 @@ def show(game, player):
     round_ = g.open_round
     if round_ is None:
         raise click.ClickException(f"{g.name!r} has no open round")
-    t = turns.standing_turn(round_, p)
+    t = standing_turns.standing_turn(round_, p)
     click.echo(format_turn(t.question, t.tips, p.language), nl=False)

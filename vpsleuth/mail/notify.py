@@ -22,7 +22,7 @@ from ..services.access import Viewer
 from ..services.auth import sign_in_url
 from ..services.outcome import outcome
 from ..services.preferences import site_language
-from ..services.turns import standing_turn
+from ..services.standing_turns import standing_turn
 from . import outbox, render, threads
 
 

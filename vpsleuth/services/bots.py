@@ -22,7 +22,7 @@ from ..extensions import db
 from ..i18n import N_
 from ..models import Game, Player, Round, StandingQuestion, StandingTip, utcnow
 from ..rules import Question
-from . import games, turns
+from . import games, standing_turns, turns
 from .errors import Invalid, RoundClosed, WrongState
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ def bot_turn(player: Player, round_: Round) -> str:
     """What the bot sends in ``round_``: decided from the public record alone."""
     record = record_before(player.game, round_.number)
     previous = player.game.round(round_.number - 1)
-    last = turns.standing_turn(previous, player).tips if previous is not None else {}
+    last = standing_turns.standing_turn(previous, player).tips if previous is not None else {}
     # Each bot of the game its own seat, by the order they joined: two bots of
     # one level reading the same record then ask different questions.
     seat = [p.id for p in sorted(player.game.players, key=lambda p: p.id)

@@ -1,4 +1,7 @@
-"""Submitting turns: store verbatim, parse, check, apply to the standing turn."""
+"""Submitting turns: store verbatim, parse, check, apply to the standing turn.
+
+Reading what stands (the standing turn, the GM's board) is standing_turns.py's job.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,6 @@ from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
 from ..models import (
     CHANNELS,
-    Game,
     Player,
     Round,
     StandingQuestion,
@@ -26,12 +28,9 @@ from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
 from . import events, presence
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState, deadline_in
+from .standing_turns import RECEIPT_ORDER_LAST_FIRST, standing_turn
 
 log = logging.getLogger(__name__)
-# "The turn received last stands": by the time it came in; of two at the same
-# moment, the one stored later. The database's numbering alone is not receipt
-# order (a turn received first may be stored second).
-RECEIPT_ORDER_LAST_FIRST = (TurnVersion.received_at.desc(), TurnVersion.id.desc())
 
 
 @dataclass(frozen=True)
@@ -41,16 +40,6 @@ class Submission:
     version: TurnVersion
     round: Round
     standing: Turn
-
-
-def standing_turn(round_: Round, player: Player) -> Turn:
-    """The question and tips a player has standing in a round."""
-    q = db.session.scalar(select(StandingQuestion).where(
-        StandingQuestion.round_id == round_.id, StandingQuestion.player_id == player.id))
-    tips = db.session.scalars(select(StandingTip).where(
-        StandingTip.round_id == round_.id, StandingTip.player_id == player.id))
-    return Turn(question=Question.from_codes(q.question) if q else None,
-                tips={GEM_BY_CODE[t.gem]: t.location for t in tips})
 
 
 def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | None = None,
@@ -291,32 +280,3 @@ def _store_question(round_: Round, player: Player, row: StandingQuestion | None,
                                         question=question[0].codes, version_id=question[1]))
     elif (row.question, row.version_id) != (question[0].codes, question[1]):
         row.question, row.version_id = question[0].codes, question[1]
-
-
-@dataclass(frozen=True)
-class TurnStatus:
-    """One row of the GM's status board: no tip contents, only counts."""
-
-    player: Player
-    submitted: bool
-    last_at: datetime | None
-    channel: str | None
-    has_question: bool
-    tips: int
-
-
-def round_status(game: Game) -> list[TurnStatus]:
-    """Who has a turn standing in the open round, when and by which channel."""
-    round_ = game.open_round
-    if round_ is None:
-        return []
-    rows = []
-    for p in game.active_players:
-        last = db.session.scalar(select(TurnVersion).where(
-            TurnVersion.round_id == round_.id, TurnVersion.player_id == p.id,
-            TurnVersion.status == "accepted").order_by(*RECEIPT_ORDER_LAST_FIRST).limit(1))
-        turn = standing_turn(round_, p)
-        rows.append(TurnStatus(p, not turn.is_empty, last.received_at if last else None,
-                               last.channel if last else None, turn.question is not None,
-                               len(turn.tips)))
-    return rows

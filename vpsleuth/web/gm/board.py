@@ -1,6 +1,6 @@
 """The status board of the open round and what the GM does to it.
 
-The board shows counts only (services.turns.round_status): never a tip or a
+The board shows counts only (services.standing_turns.round_status): never a tip or a
 question's content, so it can be shown on a screen others see. The
 distribution is behind a page of its own with an explicit confirm step.
 """
@@ -14,7 +14,7 @@ from ...models import Game
 from ...orders import localized
 from ...rules import LOCATIONS, Distribution
 from ...schedule import ScheduleError
-from ...services import gm, outcome, resolution, turns
+from ...services import gm, outcome, resolution, standing_turns
 from ...services.errors import ServiceError, TurnRefused
 from ..session import current_language
 from . import bp
@@ -27,7 +27,7 @@ def _board(game: Game, status: int = 200, extend: TimeForm | None = None):
     if extend is None and round_ is not None:
         extend = TimeForm(deadline=local_input(round_.deadline, game.timezone))
     return render_template("web/gm/board.html", game=game, round=round_,
-                           rows=turns.round_status(game) if round_ else [],
+                           rows=standing_turns.round_status(game) if round_ else [],
                            extend=extend,
                            result=outcome.outcome(game, None, current_language())), status
 

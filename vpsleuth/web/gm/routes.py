@@ -10,7 +10,7 @@ from ...i18n import N_
 from ...models import Game
 from ...rules import RulesetError
 from ...schedule import ScheduleError
-from ...services import games, gm, lobby, outcome, turns
+from ...services import games, gm, lobby, outcome, standing_turns
 from ...services.errors import ServiceError
 from ..glance import game_cards
 from ..session import current_language, current_viewer
@@ -29,7 +29,7 @@ def index():
     rows = []
     for game in mine:
         live = game.state in ("running", "paused")
-        status = turns.round_status(game) if live else []
+        status = standing_turns.round_status(game) if live else []
         rows.append((game, game.open_round if live else None,
                      sum(1 for s in status if s.submitted), len(status)))
     playing = [card for card in game_cards(current_viewer()) if card.at.player is not None]

@@ -8,7 +8,7 @@ from flask import render_template, url_for
 
 from ...i18n import translate
 from ...models import Game, Player, Round
-from ...services import glance, outcome, reports, story, turns
+from ...services import glance, outcome, reports, standing_turns, story
 from ...services import notebook as notebooks
 from ...services.access import is_gm_of
 from ..costs import spent
@@ -26,7 +26,7 @@ def game(game_id: int):
     """The game at a glance: state, open round and deadline, the viewer's turn, links."""
     game, player = member_game(game_id)
     round_ = game.open_round if game.state in ("running", "paused") else None
-    standing = turns.standing_turn(round_, player) if round_ and player else None
+    standing = standing_turns.standing_turn(round_, player) if round_ and player else None
     feeds = None
     if player is not None:
         token = feed_token(player)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ...models import Game, Player
 from ...rules import ATTRIBUTES, GEMS, PLACEHOLDERS
 from ...rules.phrases import phrase
-from ...services import reports, turns
+from ...services import reports, standing_turns
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def build_sheet(game: Game, player: Player, lang: str = "en") -> InfoSheet:
         sheet.open_round = game.open_round.number
         shown.append(game.open_round)
     for round_ in shown:
-        standing = turns.standing_turn(round_, player).tips
+        standing = standing_turns.standing_turn(round_, player).tips
         sheet.tip_counts[round_.number] = len(standing)
         for gem, location in standing.items():
             sheet.tips.setdefault(gem.code, {})[round_.number] = location

@@ -11,7 +11,7 @@ from ...i18n import translate
 from ...models import Game, Player, Round, TurnVersion, utcnow
 from ...orders import format_turn, localized
 from ...rules import COLOURS, KINDS, LOCATIONS, PLACEHOLDERS, SIZES, Turn
-from ...services import costly, outcome, turns
+from ...services import costly, outcome, standing_turns, turns
 from ...services.errors import RoundClosed, TurnRefused, WrongState
 from ..costs import who
 from ..inputs import whole_number
@@ -51,9 +51,9 @@ def _render(game: Game, player: Player, form: TurnForm, standing: Turn, *, statu
             resolved: int | None = None):
     lang = current_language()
     round_ = game.open_round
-    last = next((r for r in turns.round_status(game) if r.player.id == player.id), None)
+    last = next((r for r in standing_turns.round_status(game) if r.player.id == player.id), None)
     previous = game.round(round_.number - 1) if round_ is not None else None
-    last_tips = turns.standing_turn(previous, player).tips if previous is not None else {}
+    last_tips = standing_turns.standing_turn(previous, player).tips if previous is not None else {}
     page = render_template(
         "web/player/turn.html", game=game, player=player, round=round_, form=form,
         deadline=deadline_of(round_, game, player) if round_ else None,
@@ -78,9 +78,9 @@ def turn(game_id: int):
     """The turn form for the open round, showing the turn standing now."""
     game, player = player_game(game_id)
     round_ = game.open_round
-    standing = turns.standing_turn(round_, player) if round_ is not None else Turn()
+    standing = standing_turns.standing_turn(round_, player) if round_ is not None else Turn()
     if request.args.get("prefill") == "last" and round_ is not None and round_.number > 1:
-        last_tips = turns.standing_turn(game.round(round_.number - 1), player).tips
+        last_tips = standing_turns.standing_turn(game.round(round_.number - 1), player).tips
         form = TurnForm.from_turn(standing, tips=last_tips)
         return _render(game, player, form, standing, prefilled=bool(last_tips))
     refused = _refused_text(player, whole_number(request.args, "kept"))
@@ -122,7 +122,7 @@ def _save_turn(game_id: int):
     game, player = player_game(game_id)
     lang = current_language()
     round_ = game.open_round
-    standing = turns.standing_turn(round_, player) if round_ is not None else Turn()
+    standing = standing_turns.standing_turn(round_, player) if round_ is not None else Turn()
     posted_round = whole_number(request.form, "round")
     action = request.form.get("action", "save")
     if action == "text":
@@ -167,7 +167,7 @@ def _prefill(game: Game, player: Player, form: TurnForm, standing: Turn, pasted:
     round_ = game.open_round
     if round_ is None or round_.number == 1:
         return _render(game, player, form, standing, prefilled=False, pasted=pasted)
-    last_tips = turns.standing_turn(game.round(round_.number - 1), player).tips
+    last_tips = standing_turns.standing_turn(game.round(round_.number - 1), player).tips
     _, kept = form.fill_in(last_tips)
     return _render(game, player, form, standing, prefilled=bool(last_tips), kept=kept,
                    pasted=pasted)
