@@ -14,17 +14,12 @@ from datetime import datetime
 
 from babel.dates import format_datetime
 
+from .i18n import locale_of
 from .schedule import to_local
 
-LOCALES = {"en": "en_GB", "de": "de_DE", "es": "es_ES"}
 _PATTERNS = {"de": "EEE d. MMM y, HH:mm"}
 _PATTERN = "EEE d MMM y, HH:mm"
 _ZONE_NAMES = {"de": {"CET": "MEZ", "CEST": "MESZ"}}
-
-
-def locale_of(lang: str) -> str:
-    """The Babel locale a language's mails are written in (British English otherwise)."""
-    return LOCALES.get(lang, "en_GB")
 
 
 def deadline_text(moment: datetime, timezone: str, lang: str = "en") -> str:

@@ -1,4 +1,4 @@
-"""The story's numbers in words, in English, German and Spanish (vpsleuth/story_numbers.py).
+"""The story's numbers in words, in English, German and Spanish (vpsleuth/i18n/story_numbers.py).
 
 Pure: Babel and the compiled catalogues, no app. Each language's own decimal
 mark, big-number words and plural forms; never "-0.00".
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from vpsleuth.story_numbers import (
+from vpsleuth.i18n.story_numbers import (
     bits_text,
     deals_text,
     gems_certain,
@@ -17,7 +17,7 @@ from vpsleuth.story_numbers import (
     round_told,
     ruled_out,
 )
-from vpsleuth.story_words import player_text
+from vpsleuth.i18n.story_words import player_text
 
 NBSP = "\xa0"
 

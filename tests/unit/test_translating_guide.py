@@ -11,7 +11,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from vpsleuth import catalogue
+from vpsleuth.i18n import catalogues
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "translating.md").read_text(encoding="utf-8")
@@ -35,7 +35,7 @@ def test_every_file_the_guide_names_exists():
                      and p != "vpsleuth/translations/.lock" and not (ROOT / p).exists())
     assert "vpsleuth/translations/.lock" in (ROOT / ".gitignore").read_text()
     assert not missing
-    assert {"babel.cfg", "vpsleuth/catalogue.py", "vpsleuth/orders/parser.py",
+    assert {"babel.cfg", "vpsleuth/i18n/catalogues.py", "vpsleuth/orders/parser.py",
             "vpsleuth/rules/gems.py", "vpsleuth/orders/signoff.py"} <= paths
 
 
@@ -60,6 +60,6 @@ def test_the_guides_pybabel_extract_finds_what_translations_update_finds(tmp_pat
     subprocess.run([str(pybabel), *words[1:]], cwd=ROOT, check=True, capture_output=True)
     with open(tmp_path / "messages.pot", "rb") as handle:
         by_pybabel = {(m.id, m.context) for m in read_po(handle) if m.id}
-    by_update = {(m.id, m.context) for m in catalogue.extract() if m.id}
+    by_update = {(m.id, m.context) for m in catalogues.extract() if m.id}
     assert by_pybabel == by_update
     assert len(by_update) > 300

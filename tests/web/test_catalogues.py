@@ -13,8 +13,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from conftest import sign_in
 
-from vpsleuth.catalogue import extract, load, po_path, problems
 from vpsleuth.i18n import ntranslate, translate
+from vpsleuth.i18n.catalogues import extract, load, po_path, problems
 from vpsleuth.schedule import weekly
 from vpsleuth.services import games
 from vpsleuth.web.dates import day_text, moment_text, number_text, short_time_left, time_left

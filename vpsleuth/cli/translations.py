@@ -1,5 +1,5 @@
 """``vpsleuth translations update | set | check``: the gettext catalogues from the shell
-(docs/translating.md); what they do is in vpsleuth/catalogue.py."""
+(docs/translating.md); what they do is in vpsleuth/i18n/catalogues.py."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from ..catalogue import LANGUAGES, problems, set_translations, update
+from ..i18n.catalogues import LANGUAGES, problems, set_translations, update
 
 
 @click.group("translations")

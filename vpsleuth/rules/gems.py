@@ -20,7 +20,7 @@ LANGUAGES = ("en", "de", "es")
 
 
 def N_(text: str) -> str:  # noqa: N802  (gettext's name; the rules stay free of i18n)
-    """Mark ``text`` for the catalogue; the edge translates it (vpsleuth/i18n.py)."""
+    """Mark ``text`` for the catalogue; the edge translates it (vpsleuth/i18n/)."""
     return text
 
 

@@ -16,9 +16,8 @@ from babel.dates import format_date
 from babel.lists import format_list
 from sqlalchemy import func, or_, select
 
-from ..dates import locale_of
 from ..extensions import db
-from ..i18n import N_, translate
+from ..i18n import N_, locale_of, translate
 from ..models import Game, Player, utcnow
 from ..rules import Ruleset
 from ..schedule import to_local, weekly

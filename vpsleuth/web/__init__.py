@@ -7,8 +7,8 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ..extensions import db
 from ..i18n import translate, translator
+from ..i18n.story_words import story_in_words
 from ..services.errors import ServiceError
-from ..story_words import story_in_words
 from . import inputs, security
 from .session import browser_language, current_language, current_viewer
 

@@ -14,8 +14,8 @@ from babel.dates import format_date
 from babel.numbers import format_decimal
 from jinja2 import pass_context
 
-from ..dates import deadline_text, locale_of
-from ..i18n import ntranslate, translate
+from ..dates import deadline_text
+from ..i18n import locale_of, ntranslate, translate
 from ..schedule import ScheduleError
 
 __all__ = ["day_text", "decimal", "moment_text", "number_text", "short_time_left", "time_left"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from ..i18n import translate
-from ..story_numbers import SUPERSCRIPT, deals_text
+from ..i18n.story_numbers import SUPERSCRIPT, deals_text
 from .charts import standings_chart
 
 

@@ -10,8 +10,8 @@ catalogues): the web page and both mail bodies print the same words.
 
 from __future__ import annotations
 
-from .i18n import ntranslate, translate
-from .rules import GEM_BY_CODE, Question
+from ..rules import GEM_BY_CODE, Question
+from . import ntranslate, translate
 from .story_numbers import (
     NOTHING,
     bits_text,

@@ -26,8 +26,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-ROOT = Path(__file__).resolve().parent.parent
-DIRECTORY = Path(__file__).resolve().parent / "translations"
+ROOT = Path(__file__).resolve().parents[2]
+DIRECTORY = Path(__file__).resolve().parents[1] / "translations"
 TEMPLATE = DIRECTORY / "messages.pot"
 LANGUAGES = ("de", "es")  # English is the source language: no catalogue
 KEYWORDS = {

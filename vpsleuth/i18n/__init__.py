@@ -2,7 +2,7 @@
 
 English texts are the message ids; ``translate(lang, text)`` looks ``text`` up
 in the catalogue of ``lang`` (compiled ``.mo`` files, committed; see
-vpsleuth/catalogue.py and docs/translating.md). Texts shown later than they
+vpsleuth/i18n/catalogues.py and docs/translating.md). Texts shown later than they
 are written are marked with ``N_`` where they are defined.
 """
 
@@ -14,7 +14,14 @@ from pathlib import Path
 
 from babel.support import Translations
 
-DIRECTORY = Path(__file__).resolve().parent / "translations"
+DIRECTORY = Path(__file__).resolve().parent.parent / "translations"
+# The Babel locale each language's dates and numbers are written in.
+LOCALES = {"en": "en_GB", "de": "de_DE", "es": "es_ES"}
+
+
+def locale_of(lang: str) -> str:
+    """The Babel locale a language's mails are written in (British English otherwise)."""
+    return LOCALES.get(lang, "en_GB")
 
 
 def N_(text: str) -> str:  # noqa: N802  (gettext's own name for it)

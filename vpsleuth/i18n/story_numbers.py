@@ -19,8 +19,7 @@ import re
 from babel import Locale
 from babel.numbers import format_compact_decimal, format_decimal, format_percent
 
-from .dates import locale_of
-from .i18n import ntranslate, translate
+from . import locale_of, ntranslate, translate
 
 # Exact counts below this are written out digit for digit ("48", "1,234").
 EXACT_BELOW = 10_000
