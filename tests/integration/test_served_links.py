@@ -19,7 +19,7 @@ from smtp_sink import free_port
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
-from vpsleuth.links import base_url, served_url
+from vpsleuth.services.links import base_url, served_url
 
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 

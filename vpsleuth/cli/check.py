@@ -1,7 +1,7 @@
 """``vpsleuth check``: read the configuration and say in plain words what is wrong.
 
 It exits 1 if any error was found, so it can guard a deployment script; the checks
-themselves are in vpsleuth/check.py.
+themselves are in vpsleuth/services/check.py.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 from flask.cli import with_appcontext
 
-from ..check import run_checks
+from ..services.check import run_checks
 
 
 @click.command("check")

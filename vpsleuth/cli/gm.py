@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..links import base_url
 from ..services import accounts
+from ..services.links import base_url
 from .common import gm_command
 
 # No help text: ``vpsleuth --help`` lists it bare, as tests/unit/test_cli_tree.py records.

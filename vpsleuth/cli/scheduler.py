@@ -16,9 +16,9 @@ from waitress import create_server
 from .. import jobs
 from ..extensions import db
 from ..jobs.scheduler import setup_logging, start_background, start_watcher, stop_on_sigterm
-from ..links import configured, remember_served
 from ..mail.outbox import sending_enabled
 from ..models import GameMaster
+from ..services.links import configured, remember_served
 from .common import ensure_schema
 
 
@@ -96,7 +96,7 @@ def serve_command(host: str, port: int, threads: int, with_scheduler: bool) -> N
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {host}:{port}: "
                                    f"{exc.strerror or exc}") from None
-    # Links in mails follow this address unless BASE_URL is set (vpsleuth/links.py).
+    # Links in mails follow this address unless BASE_URL is set (vpsleuth/services/links.py).
     url = remember_served(app, host, server.effective_port)
     watcher = start_watcher(app) if with_scheduler else None
     scheduler = start_background(app) if with_scheduler else None

@@ -8,8 +8,8 @@ service that calls it commits.
 from __future__ import annotations
 
 from ..extensions import db
-from ..links import base_url
 from ..models import Game, GameMaster, JoinRequest
+from ..services.links import base_url
 from . import outbox
 
 

@@ -13,13 +13,13 @@ from sqlalchemy import func, select
 from ..dates import deadline_text
 from ..extensions import db
 from ..i18n import N_, translate
-from ..links import base_url
 from ..models import Game, GameMaster, Player, Round, utcnow
 from ..orders import LineError, format_turn
 from ..rules import Turn
 from ..services import reports
 from ..services.access import Viewer
 from ..services.auth import sign_in_url
+from ..services.links import base_url
 from ..services.outcome import outcome
 from ..services.preferences import site_language
 from ..services.standing_turns import standing_turn

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from flask import render_template
 from markupsafe import escape
 
-from ..links import base_url
 from ..models import Player
+from ..services.links import base_url
 from .words import Words, mail_language
 
 

@@ -12,10 +12,10 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..i18n import N_
-from ..links import base_url
 from ..models import GameMaster, LoginToken, Player, utcnow
 from . import limits
 from .errors import ServiceError
+from .links import base_url
 
 NOT_VALID = N_("this sign-in link is not valid; request a new one")
 

@@ -19,8 +19,8 @@ import socket
 from flask import Flask, current_app
 from sqlalchemy.exc import IntegrityError
 
-from .extensions import db
-from .models import SchedulerState, utcnow
+from ..extensions import db
+from ..models import SchedulerState, utcnow
 
 DEFAULT = "http://localhost:5000"
 SERVED = "served_url"

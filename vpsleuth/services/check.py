@@ -13,8 +13,10 @@ from collections.abc import Callable
 
 from flask import current_app
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 
-from .extensions import db
+from ..extensions import db
+from .links import base_url, configured
 
 Finding = tuple[str, str]
 TIMEOUT = 10
@@ -111,10 +113,6 @@ def check_imap() -> list[Finding]:
 
 
 def check_base_url() -> list[Finding]:
-    from sqlalchemy.exc import SQLAlchemyError
-
-    from .links import base_url, configured
-
     try:
         url = base_url()
     except SQLAlchemyError:  # the database check says what is wrong with it
