@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import imaplib
+import os
 import smtplib
 from collections.abc import Callable
 
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask import current_app
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
@@ -23,8 +26,6 @@ TIMEOUT = 10
 
 
 def check_secret_key() -> list[Finding]:
-    import os
-
     if os.environ.get("VPSLEUTH_SECRET_KEY"):
         return [("ok", "the secret key is set in the environment")]
     return [("warning", "no VPSLEUTH_SECRET_KEY: using the key generated in "
@@ -33,9 +34,6 @@ def check_secret_key() -> list[Finding]:
 
 
 def check_database() -> list[Finding]:
-    from alembic.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-
     url = db.engine.url.render_as_string(hide_password=True)
     try:
         with db.engine.connect() as conn:

@@ -6,11 +6,12 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from flask import render_template
 from sqlalchemy import select
 
 from ..dates import deadline_text
 from ..extensions import db
-from ..i18n import N_, translate
+from ..i18n import N_, ntranslate, translate, translator
 from ..models import Game, Player, Round, RoundResult, StandingQuestion
 from ..rules import Question
 from .errors import NotFound
@@ -157,10 +158,6 @@ def _history(game: Game, rounds: list[Round]) -> dict:
 
 def render_text(report: RoundReport, timezone: str, lang: str = "en") -> str:
     """The report as plain text in the traditional zine style."""
-    from flask import render_template
-
-    from ..i18n import ntranslate, translator
-
     deadline = deadline_text(report.next_deadline, timezone, lang) if report.next_deadline else ""
     return render_template("reports/round.txt", report=report, t=translator(lang),
                            ngettext=lambda one, many, n: ntranslate(lang, one, many, n),
