@@ -13,12 +13,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sys
+import tempfile
 import uuid
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 import system_needs
+from app_cache import empty_tables, restore, session_app
+from flask_migrate import upgrade
 from smtp_sink import Sink, free_port
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
@@ -32,6 +37,7 @@ DATABASES = [d.strip() for d in
              os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",")
              if d.strip()]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+FAST_DISK = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
 def pytest_collection_finish(session):
@@ -84,20 +90,31 @@ def empty_url(request, tmp_path):
 
 @pytest.fixture(scope="session")
 def migrated(request):
-    """Per database kind: a URL whose schema the real migrations have built."""
+    """Per database kind: a URL whose schema the real migrations have built.
+
+    SQLite lives in memory-backed storage where the machine has it (/dev/shm), and
+    the PostgreSQL database of the run does not wait for its log on disk at each
+    commit (synchronous_commit off): a crash of the test machine is not what the
+    suite tests, and a commit then costs no fsync.
+    """
     done: dict[str, str] = {}
 
     def get(kind: str, tmp_path_factory) -> str:
         if kind not in done:
             if kind == "sqlite":
-                path = tmp_path_factory.mktemp("db") / "vpsleuth.db"
-                url = f"sqlite:///{path}"
+                folder = (Path(tempfile.mkdtemp(prefix="vpsleuth-", dir=FAST_DISK))
+                          if FAST_DISK else tmp_path_factory.mktemp("db"))
+                request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+                url = f"sqlite:///{folder / 'vpsleuth.db'}"
             else:
                 url = request.getfixturevalue("postgres_url")
+                engine = create_engine(url, isolation_level="AUTOCOMMIT")
+                with engine.connect() as conn:
+                    conn.execute(text(f'ALTER DATABASE "{make_url(url).database}" '
+                                      "SET synchronous_commit = off"))
+                engine.dispose()
             app = create_app({"SQLALCHEMY_DATABASE_URI": url})
             with app.app_context():
-                from flask_migrate import upgrade
-
                 upgrade()
                 db.engine.dispose()
             done[kind] = url
@@ -108,17 +125,22 @@ def migrated(request):
 
 @pytest.fixture
 def app_on(migrated, tmp_path_factory, tmp_path):
-    """A factory: ``with app_on(kind, **config) as app`` gives an emptied app on ``kind``."""
+    """A factory: ``with app_on(kind, **config) as app`` gives an emptied app on ``kind``.
+
+    The app itself is built once per database and configuration for the session
+    (app_cache.py); what a test changes in its settings is undone afterwards.
+    """
     @contextlib.contextmanager
     def build(kind: str, **config):
-        url = migrated(kind, tmp_path_factory)
-        app = create_app({"SQLALCHEMY_DATABASE_URI": url, "DATABASE_KIND": kind, **config})
+        app = session_app(migrated(kind, tmp_path_factory), kind, **config)
         app.instance_path = str(tmp_path / "instance")
         with app.app_context():
             empty_tables(kind)
-            yield app
-            db.session.remove()
-            db.engine.dispose()
+            try:
+                yield app
+            finally:
+                db.session.remove()
+                restore(app)
     return build
 
 
@@ -129,24 +151,21 @@ def app(request, app_on):
         yield app
 
 
-def empty_tables(kind: str) -> None:
-    tables = [t.name for t in reversed(db.metadata.sorted_tables)]
-    with db.engine.begin() as conn:
-        if kind == "postgresql":
-            conn.execute(text("TRUNCATE " + ", ".join(f'"{t}"' for t in tables)
-                              + " RESTART IDENTITY CASCADE"))
-        else:
-            for t in tables:
-                conn.execute(text(f'DELETE FROM "{t}"'))
-
-
-@pytest.fixture
-def sink():
-    """A real SMTP server (smtp_sink.py) on a free port; ``sink.stop()`` takes it down."""
+@pytest.fixture(scope="session")
+def session_sink():
+    """The run's SMTP server: started once, emptied before each test that asks for it."""
     s = Sink(free_port())
     s.start()
     yield s
     s.stop()
+
+
+@pytest.fixture
+def sink(session_sink):
+    """A real SMTP server (smtp_sink.py), empty; ``sink.stop()`` takes it down for the test."""
+    session_sink.reset()
+    yield session_sink
+    session_sink.start()  # a test that took it down leaves it running for the next
 
 
 @pytest.fixture

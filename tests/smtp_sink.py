@@ -11,8 +11,8 @@ from email.message import EmailMessage
 from email.policy import default as default_policy
 
 from aiosmtpd.controller import Controller
+from app_cache import restore, session_app
 
-from vpsleuth import create_app
 from vpsleuth.extensions import db
 
 DATABASES = [d.strip() for d in
@@ -50,8 +50,17 @@ class Sink:
         return "250 OK"
 
     def start(self) -> None:
-        self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
-        self._controller.start()
+        """Listen (again) on the sink's port; nothing happens if it listens already."""
+        if self._controller is None:
+            self._controller = Controller(self, hostname="127.0.0.1", port=self.port)
+            self._controller.start()
+
+    def reset(self) -> None:
+        """Forget what was received and refused, and listen: the state a new test expects."""
+        self.start()
+        with self._lock:
+            self.received.clear()
+        self.refuse.clear()
 
     def stop(self) -> None:
         if self._controller is not None:
@@ -81,12 +90,13 @@ def mail_config(port: int) -> dict:
 
 @contextlib.contextmanager
 def mailing_to(app, sink):
-    """``app`` built again on its database to send its mail to ``sink``, in a context of its own."""
-    mailing = create_app({"SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                          **mail_config(sink.port),
-                          "DATABASE_KIND": app.config["DATABASE_KIND"]})
+    """``app`` on its database, sending its mail to ``sink``, in a context of its own."""
+    mailing = session_app(app.config["SQLALCHEMY_DATABASE_URI"], app.config["DATABASE_KIND"],
+                          **mail_config(sink.port))
     mailing.instance_path = app.instance_path
     with mailing.app_context():
-        yield mailing
-        db.session.remove()
-        db.engine.dispose()
+        try:
+            yield mailing
+        finally:
+            db.session.remove()
+            restore(mailing)
