@@ -44,7 +44,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     babel.init_app(app, locale_selector=_page_locale,
                    default_translation_directories=str(TRANSLATIONS))
 
-    from . import api, cli, house_rules, models, web  # noqa: F401  (models: the tables)
+    from . import api, cli, models, web  # noqa: F401  (models: the tables)
     from .mail import listeners, story_mail
     from .services import after_commit
 
@@ -54,7 +54,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     story_mail.init_app(app)
     listeners.init_app(app)  # the mail channel listens to the services' signals
     after_commit.init_app(app)  # bots play, practice settles, after the services commit
-    house_rules.init_app(app)
 
     return app
 

@@ -6,7 +6,8 @@ from flask import Flask, g, has_request_context, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from ..extensions import db
-from ..i18n import translate, translator
+from ..i18n import house_rules, translate, translator
+from ..i18n.dates import decimal
 from ..i18n.story_words import story_in_words
 from ..services.errors import ServiceError
 from . import inputs, security
@@ -21,10 +22,10 @@ def init_app(app: Flask) -> None:
     """Input limits, security, the blueprints, and what every template can use."""
     inputs.init_app(app)  # first: the id converter must be in place before any route
     security.init_app(app)
-    from .dates import decimal
-
-    app.jinja_env.filters["decimal"] = decimal  # numbers in pages and mails, by locale
-    app.jinja_env.globals["story_in_words"] = story_in_words  # the story page and mail alike
+    # Pages and mails alike: numbers by locale, the story in words, the house rules.
+    app.jinja_env.filters["decimal"] = decimal
+    app.jinja_env.globals["story_in_words"] = story_in_words
+    app.jinja_env.globals["house_rules"] = house_rules
     from .auth import bp as auth_bp
     from .docs import bp as docs_bp
     from .health import bp as health_bp

@@ -11,8 +11,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..i18n import N_
+from ..i18n.schedule_words import schedule_text
 from ..models import GameMaster
-from ..schedule import Schedule
+from ..rules.schedule import Schedule
 from ..services import lobby
 from ..services.errors import ServiceError
 from .session import current_language, current_viewer, login_required
@@ -27,7 +28,7 @@ def _gm_names(listings: list[lobby.Listing]) -> dict[int, str]:
 
 def _page(template: str, listings: list[lobby.Listing], status: int = 200, **extra):
     lang = current_language()
-    schedules = {item.game.id: Schedule.from_json(item.game.schedule).describe(lang)
+    schedules = {item.game.id: schedule_text(Schedule.from_json(item.game.schedule), lang)
                  for item in listings}
     return render_template(template, listings=listings, schedules=schedules,
                            gm_names=_gm_names(listings), **extra), status
