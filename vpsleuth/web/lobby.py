@@ -16,6 +16,7 @@ from ..models import GameMaster
 from ..rules.schedule import Schedule
 from ..services import lobby
 from ..services.errors import ServiceError
+from .errors import STATUS
 from .session import current_language, current_viewer, login_required
 
 bp = Blueprint("lobby", __name__)
@@ -63,8 +64,6 @@ def ask_to_join(game_id: int):
         db.session.rollback()
         if exc.code == "not_found":
             raise
-        from . import STATUS
-
         listing = lobby.open_game(viewer, game_id)
         return _page("web/lobby/open_game.html", [listing], STATUS.get(exc.code, 400),
                      listing=listing, form=form, error=exc.text(current_language()))

@@ -16,6 +16,7 @@ from ...models import Game, GameMaster, Player, utcnow
 from ...rules.schedule import ScheduleError, to_local
 from ...services import access
 from ...services.errors import NotFound, ServiceError
+from ..errors import STATUS
 from ..session import current_language, current_viewer
 from . import bp
 from .audit_words import audit_words
@@ -90,8 +91,6 @@ def say(message: str, category: str = "ok", **values) -> None:
 
 def refused(exc: ServiceError) -> int:
     """Undo what the failed action left in the session; its HTTP status."""
-    from .. import STATUS
-
     db.session.rollback()
     flash(exc.text(current_language()), "error")
     return STATUS.get(exc.code, 400)
