@@ -29,7 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from vpsleuth.mail.inbound import classify, mime, reply  # noqa: E402
+from vpsleuth.mail import mime  # noqa: E402
+from vpsleuth.mail.inbound import classify, reply  # noqa: E402
 from vpsleuth.orders import parse_turn  # noqa: E402
 from vpsleuth.rules import parse_question  # noqa: E402
 

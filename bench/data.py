@@ -31,7 +31,7 @@ from vpsleuth.rules import (
     deal,
     make_question,
 )
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 ZONE = "Europe/Berlin"

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from vpsleuth.models import Game, Player, utcnow
 from vpsleuth.rules import GEMS, LOCATIONS
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games, turns
 from vpsleuth.services.resolution import resolve_round
 

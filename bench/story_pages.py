@@ -46,7 +46,7 @@ from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, GameStory, utcnow
 from vpsleuth.rules import GEMS, LOCATIONS, PLACEHOLDERS, Ruleset
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import auth, games, practice, stories, turns
 from vpsleuth.services.resolution import resolve_round
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from flask import Flask, has_request_context
+from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent  # the source tree, in a checkout
@@ -20,6 +21,16 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     With a test_config, config/testing.py is loaded before it.
     """
+    # Lazy: Python runs this module before any other of the package, so at the top
+    # these would load the whole app (blueprints, models, the mail channel) for whoever
+    # imports only the pure core (rules, orders, engine), and would run while this
+    # module is half-done (web.docs imports DATA from here).
+    from . import api, cli, models, web  # noqa: F401  (models: the tables)
+    from .extensions import babel, db, mail, migrate
+    from .i18n import DIRECTORY as TRANSLATIONS
+    from .mail import listeners, story_mail
+    from .services import after_commit
+
     app = Flask(__name__, instance_relative_config=True,
                 template_folder=str(DATA / "templates"))
     app.config.from_pyfile(str(DATA / "config" / "default.py"))
@@ -30,23 +41,14 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     _embedded_defaults(app)
     if app.config.get("PROXY_FIX"):
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
         hops = int(app.config["PROXY_FIX"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
-
-    from .extensions import babel, db, mail, migrate
-    from .i18n import DIRECTORY as TRANSLATIONS
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(DATA / "migrations"))
     mail.init_app(app)
-    babel.init_app(app, locale_selector=_page_locale,
+    babel.init_app(app, locale_selector=web.session.page_locale,
                    default_translation_directories=str(TRANSLATIONS))
-
-    from . import api, cli, house_rules, models, web  # noqa: F401  (models: the tables)
-    from .mail import listeners, story_mail
-    from .services import after_commit
 
     cli.register(app)
     web.init_app(app)
@@ -54,7 +56,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     story_mail.init_app(app)
     listeners.init_app(app)  # the mail channel listens to the services' signals
     after_commit.init_app(app)  # bots play, practice settles, after the services commit
-    house_rules.init_app(app)
 
     return app
 
@@ -72,13 +73,3 @@ def _embedded_defaults(app: Flask) -> None:
             key_file.write_text(secrets.token_hex(32))
             key_file.chmod(0o600)
         app.config["SECRET_KEY"] = key_file.read_text().strip()
-
-
-def _page_locale() -> str | None:
-    """Flask-Babel's locale: the page language of this request (web/session.py);
-    outside a request (jobs, CLI) None, that is English, since mails pick their own."""
-    if not has_request_context():
-        return None
-    from .web.session import current_language
-
-    return current_language()

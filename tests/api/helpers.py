@@ -16,7 +16,7 @@ from werkzeug.test import EnvironBuilder
 
 from vpsleuth.models import Game, Player, utcnow
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games
 
 TIMEZONE = "Europe/Berlin"

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game
 from vpsleuth.rules import GEM_BY_CODE, Distribution
-from vpsleuth.schedule import to_local
+from vpsleuth.rules.schedule import to_local
 from vpsleuth.services import resolution, turns
 
 from .helpers import error_of

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage, Player, RoundResult, TurnVersion
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 
 HERE = Path(__file__).parent

@@ -27,7 +27,7 @@ from werkzeug.serving import make_server
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, SchedulerState, utcnow
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games
 
 

@@ -46,7 +46,7 @@ from vpsleuth.models import (
 )
 from vpsleuth.orders import parse_turn
 from vpsleuth.rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS, Distribution, Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games, turns
 
 ROOT = Path(vpsleuth.__file__).resolve().parent.parent

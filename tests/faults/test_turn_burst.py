@@ -53,7 +53,7 @@ from vpsleuth.models import (
 )
 from vpsleuth.orders import format_turn, parse_turn
 from vpsleuth.rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import accounts, auth, games, turns
 
 CHANNELS = ["api", "web", "email"] * 6 + ["api", "web"]  # 7 + 7 + 6 = 20

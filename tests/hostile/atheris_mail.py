@@ -12,7 +12,8 @@ import sys
 import atheris
 
 with atheris.instrument_imports(include=["vpsleuth.mail.inbound", "vpsleuth.orders", "email"]):
-    from vpsleuth.mail.inbound import classify, mime, reply
+    from vpsleuth.mail import mime
+    from vpsleuth.mail.inbound import classify, reply
     from vpsleuth.orders import parse_turn
 
 HEADERS = ("From", "To", "Subject", "Message-ID", "In-Reply-To", "References",

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from vpsleuth.models import Game, GameMaster, utcnow
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games, resolution, turns
 
 TIMEZONE = "Europe/Berlin"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from vpsleuth.api.openapi import document
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games
 from vpsleuth.services.errors import Invalid
 

@@ -32,7 +32,7 @@ from vpsleuth.mail import keys
 from vpsleuth.mail.inbound import receive
 from vpsleuth.models import Game, InboundMessage, OutboxMessage, Player, utcnow
 from vpsleuth.orders import parse_turn
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games
 
 from . import oracle

@@ -8,7 +8,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import GameSecret, OutboxMessage, Player, TurnVersion
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import bots, games, resolution, turns
 from vpsleuth.services.errors import Invalid
 

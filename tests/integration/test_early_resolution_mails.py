@@ -9,7 +9,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 
 EARLY_EN = "The round closes as soon as everyone has sent a turn: send yours when it is complete."

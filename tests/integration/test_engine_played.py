@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from vpsleuth.engine import possible_places
 from vpsleuth.rules import GEMS, Distribution
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 from vpsleuth.services.demo import random_turn
 from vpsleuth.services.record import public_record

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from vpsleuth.rules import GEMS, LOCATIONS, Distribution, verify_commitment
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, reports, resolution, turns
 
 PLAYERS = ["Ada", "Ben", "Cleo", "Dan"]

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, Round
 from vpsleuth.rules import verify_commitment
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, reports, resolution, stories, turns
 from vpsleuth.services.errors import WrongState
 

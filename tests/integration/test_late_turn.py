@@ -17,7 +17,7 @@ from vpsleuth.extensions import db
 from vpsleuth.mail import keys
 from vpsleuth.mail.inbound.pipeline import ingest
 from vpsleuth.models import OutboxMessage, utcnow
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games, turns
 from vpsleuth.services.errors import RoundClosed
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Round, RoundResult
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import explicit, to_local, weekly
+from vpsleuth.rules.schedule import explicit, to_local, weekly
 from vpsleuth.services import games, reports, resolution, turns
 from vpsleuth.services.errors import Invalid, NotFound, WrongState
 

@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import PlayerNotebook
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games, resolution
 from vpsleuth.services import notebook as notebooks
 from vpsleuth.services.access import viewer_for

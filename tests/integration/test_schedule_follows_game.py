@@ -10,7 +10,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, OutboxMessage
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games, gm, resolution, turns
 from vpsleuth.services.errors import Invalid, WrongState
 

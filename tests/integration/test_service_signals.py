@@ -19,7 +19,7 @@ from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, Round
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import (
     access,
     accounts,

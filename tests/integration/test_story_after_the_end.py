@@ -15,7 +15,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import GameStory, OutboxMessage
 from vpsleuth.rules import GEMS, LOCATIONS, Distribution, Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, stories, story, turns
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import RoundResult, StandingQuestion
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, reports, resolution, transfer, turns
 from vpsleuth.services.errors import Invalid
 

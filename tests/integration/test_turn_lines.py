@@ -10,7 +10,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import StandingTip
 from vpsleuth.rules import GEM_BY_CODE, parse_question
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 
 

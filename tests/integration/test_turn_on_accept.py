@@ -9,7 +9,7 @@ import pytest
 from vpsleuth.extensions import db
 from vpsleuth.models import Player
 from vpsleuth.rules import GEM_BY_CODE
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, turns
 from vpsleuth.services.errors import RoundClosed, TurnRefused
 

@@ -22,7 +22,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, Player, StandingQuestion, StandingTip, TurnVersion
 from vpsleuth.orders import format_turn
 from vpsleuth.rules import GEM_BY_CODE, parse_question
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 
 ROUND_1 = "QUESTION A red\nTIP A RD1, B BP2, C GO3, D YD1"

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import TurnVersion
 from vpsleuth.rules import GEM_BY_CODE, parse_question
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, standing_turns, turns
 from vpsleuth.services.errors import RoundClosed, TurnRefused, WrongState
 

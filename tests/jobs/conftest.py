@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from smtp_sink import DATABASES, mail_config
 
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games
 
 

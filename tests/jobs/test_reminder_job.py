@@ -9,7 +9,7 @@ from sqlalchemy import select
 from vpsleuth import jobs
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, ReminderSent
-from vpsleuth.schedule import explicit, weekly
+from vpsleuth.rules.schedule import explicit, weekly
 from vpsleuth.services import games, gm, reminders, turns
 
 D = datetime(2026, 12, 6, 19, 0, tzinfo=UTC)

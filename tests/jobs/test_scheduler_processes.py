@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, GameStory, OutboxMessage, ReminderSent, Round, utcnow
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import explicit
+from vpsleuth.rules.schedule import explicit
 from vpsleuth.services import games, turns
 
 POSTGRES = [d for d in DATABASES if d == "postgresql"]

@@ -16,7 +16,7 @@ from dovecot_server import PrivateDovecot
 
 from vpsleuth.mail.inbound.smtpd import controller
 from vpsleuth.models import Player, utcnow
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games
 
 from .support import Mailbox, free_port

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from vpsleuth.mail.inbound import mime
+from vpsleuth.mail import mime
 from vpsleuth.mail.inbound.classify import why_ignored
 
 PLAIN = "From: Ada <ada@example.org>\nTo: v+1.x@example.org\nSubject: Re: round 1\n"

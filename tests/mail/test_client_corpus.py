@@ -23,11 +23,12 @@ from pathlib import Path
 import pytest
 
 from vpsleuth.extensions import db
-from vpsleuth.mail.inbound import mime, poll_imap
+from vpsleuth.mail import mime
+from vpsleuth.mail.inbound import poll_imap
 from vpsleuth.mail.inbound.smtpd import controller
 from vpsleuth.models import Player, utcnow
 from vpsleuth.rules import GEM_BY_CODE, parse_question
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games, turns
 
 from .support import CORPUS, corpus, free_port, inbound, outbox, outbox_mark

@@ -11,8 +11,7 @@ import time
 
 import pytest
 
-from vpsleuth.mail import keys
-from vpsleuth.mail.inbound import mime
+from vpsleuth.mail import keys, mime
 from vpsleuth.services import turns
 
 from .support import inbound, outbox

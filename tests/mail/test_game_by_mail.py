@@ -35,7 +35,7 @@ from vpsleuth.mail import keys
 from vpsleuth.models import InboundMessage, OutboxMessage, utcnow
 from vpsleuth.orders import format_turn
 from vpsleuth.rules import GEM_BY_CODE, GEMS, Distribution, Gem, Ruleset, deal, parse_question
-from vpsleuth.schedule import to_local, weekly
+from vpsleuth.rules.schedule import to_local, weekly
 from vpsleuth.services import games, resolution, turns
 
 from .support import Mailbox

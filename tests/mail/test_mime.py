@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from vpsleuth.mail.inbound import mime
-from vpsleuth.mail.inbound.html import html_to_text
+from vpsleuth.mail import mime
+from vpsleuth.mail.html import html_to_text
 
 
 def body(raw: bytes) -> str | None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from vpsleuth.dates import deadline_text
 from vpsleuth.extensions import db
+from vpsleuth.i18n.dates import deadline_text
 from vpsleuth.services import gm
 
 from .support import corpus, outbox, outbox_mark

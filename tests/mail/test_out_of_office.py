@@ -6,8 +6,8 @@ from email.message import EmailMessage
 
 import pytest
 
-from vpsleuth.mail import keys
-from vpsleuth.mail.inbound import classify, ingest, mime
+from vpsleuth.mail import keys, mime
+from vpsleuth.mail.inbound import classify, ingest
 
 from .support import outbox
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from vpsleuth.mail.inbound import mime
+from vpsleuth.mail import mime
 
 from .support import CORPUS
 

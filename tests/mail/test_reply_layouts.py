@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from vpsleuth.mail.inbound.html import html_to_text
+from vpsleuth.mail.html import html_to_text
 from vpsleuth.mail.inbound.reply import strip_reply
 
 TEMPLATE_EN = "Hello Ada,\n\nQUESTION E blue opal\nTIP A RD1\n# REPEAT  (last round's tips again)"

@@ -249,7 +249,7 @@ def test_a_mail_days_later_still_finds_its_thread(app, sink, game, ada):
 
 
 def test_headers_past_reading_still_get_an_answer_outside_the_thread(app, monkeypatch):
-    from vpsleuth.mail.inbound import mime
+    from vpsleuth.mail import mime
 
     def unreadable(raw: bytes):
         raise ValueError("no")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from vpsleuth import house_rules as said
+from vpsleuth.i18n import house_rules as said
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import explicit, weekly
+from vpsleuth.rules.schedule import explicit, weekly
 
 STANDARD = Ruleset()
 

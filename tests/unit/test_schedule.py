@@ -1,17 +1,24 @@
-"""Deadline schedules: weekly rhythm across DST, explicit lists, catch-up, text in and out."""
+"""Deadline schedules: weekly rhythm across DST, explicit lists, catch-up, text in and out.
+
+The schedule is pure (vpsleuth/rules/schedule.py); what it says in words, its
+errors and the deadlines they name, comes from vpsleuth/i18n (dates.py,
+schedule_words.py), with Babel's names of days and months.
+"""
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
+from vpsleuth.i18n.dates import deadline_text
+from vpsleuth.i18n.schedule_words import schedule_error_text, schedule_text
 from vpsleuth.models import utcnow
-from vpsleuth.schedule import (
+from vpsleuth.rules.schedule import (
     Schedule,
     ScheduleError,
     explicit,
-    format_deadline,
     parse_schedule_spec,
     to_local,
     weekly,
@@ -98,8 +105,10 @@ def test_explicit_list_crosses_dst_at_the_given_local_times():
 )
 def test_explicit_list_that_does_not_increase_names_the_offending_entry(third, shown):
     expected = rf"Deadline 3 \({shown}.*is not after deadline 2 \(Sun 13 Dec 2026, 20:00 CET\)"
-    with pytest.raises(ScheduleError, match=expected):
+    with pytest.raises(ScheduleError, match=r"Deadline 3 \(2026-12-13 .*\) is not after deadline "
+                                            r"2 \(2026-12-13 20:00 CET\)") as caught:
         explicit(["2026-12-06 20:00", "2026-12-13 20:00", third], BERLIN)
+    assert re.search(expected, schedule_error_text(caught.value))
 
 
 def test_explicit_list_with_a_bad_entry_names_its_position_and_the_format():
@@ -286,35 +295,36 @@ def test_interval_must_be_whole_days_up_to_four_weeks(every):
     ("moment", "zone", "lang", "text"),
     [
         (utc(2026, 12, 6, 19), BERLIN, "en", "Sun 6 Dec 2026, 20:00 CET"),
-        (utc(2026, 12, 6, 19), BERLIN, "de", "So 6. Dez 2026, 20:00 MEZ"),
-        (utc(2026, 3, 29, 18), BERLIN, "de", "So 29. Mär 2026, 20:00 MESZ"),
+        (utc(2026, 12, 6, 19), BERLIN, "de", "So. 6. Dez. 2026, 20:00 MEZ"),
+        (utc(2026, 3, 29, 18), BERLIN, "de", "So. 29. März 2026, 20:00 MESZ"),
         (utc(2026, 5, 1, 0, 5), NEW_YORK, "en", "Thu 30 Apr 2026, 20:05 EDT"),
-        (utc(2026, 10, 28, 23), NEW_YORK, "de", "Mi 28. Okt 2026, 19:00 EDT"),
+        (utc(2026, 10, 28, 23), NEW_YORK, "de", "Mi. 28. Okt. 2026, 19:00 EDT"),
     ],
 )
-def test_format_deadline_in_english_and_german(moment, zone, lang, text):
-    assert format_deadline(moment, zone, lang) == text
+def test_deadline_text_in_english_and_german(moment, zone, lang, text):
+    assert deadline_text(moment, zone, lang) == text
 
 
-def test_unsupported_language_is_refused():
-    with pytest.raises(ScheduleError, match="'fr'; use 'en', 'de' or 'es'"):
-        format_deadline(utc(2026, 12, 6, 19), BERLIN, "fr")
+def test_a_language_the_site_does_not_speak_reads_british_english():
+    assert deadline_text(utc(2026, 12, 6, 19), BERLIN, "fr") == "Sun 6 Dec 2026, 20:00 CET"
 
 
 def test_describe_weekly_schedule_in_english_and_german():
     schedule = weekly("2026-12-06 20:00", BERLIN)
-    assert schedule.describe() == "every 7 days at 20:00 Europe/Berlin, first 2026-12-06"
-    assert schedule.describe("de") == "alle 7 Tage um 20:00 Europe/Berlin, erstmals 2026-12-06"
-    assert weekly("2026-12-06 08:00", BERLIN, 1).describe("de").startswith("täglich um 08:00")
+    assert schedule_text(schedule) == "every 7 days at 20:00 Europe/Berlin, first 2026-12-06"
+    assert schedule_text(schedule, "de") == (
+        "alle 7 Tage um 20:00 Europe/Berlin, erstmals 2026-12-06")
+    assert schedule_text(weekly("2026-12-06 08:00", BERLIN, 1), "de").startswith(
+        "täglich um 08:00")
 
 
 def test_describe_explicit_schedule_lists_deadlines_and_the_continuation():
     schedule = explicit(["2026-12-06 20:00", "2026-12-09 20:00"], BERLIN)
-    assert schedule.describe() == (
+    assert schedule_text(schedule) == (
         "Sun 6 Dec 2026, 20:00 CET; Wed 9 Dec 2026, 20:00 CET; then every 7 days (Europe/Berlin)"
     )
-    assert schedule.describe("de").endswith(
-        "Mi 9. Dez 2026, 20:00 MEZ; danach alle 7 Tage (Europe/Berlin)"
+    assert schedule_text(schedule, "de").endswith(
+        "Mi. 9. Dez. 2026, 20:00 MEZ; danach alle 7 Tage (Europe/Berlin)"
     )
 
 
@@ -341,12 +351,13 @@ def test_utcnow_is_aware_utc_and_current():
 def test_a_schedule_error_is_said_in_the_readers_language(lang, words):
     with pytest.raises(ScheduleError) as caught:
         weekly("2026-12-06 20:00", "Europe/Berln")
-    assert caught.value.text(lang).startswith(words)
+    assert schedule_error_text(caught.value, lang).startswith(words)
     assert str(caught.value).startswith("Unknown timezone 'Europe/Berln'.")  # CLI and logs
 
 
 def test_a_bad_deadline_in_a_list_names_its_number_in_german():
     with pytest.raises(ScheduleError) as caught:
         explicit(["2026-12-06 20:00", "soon"], BERLIN)
-    assert caught.value.text("de").startswith("Abgabetermin 2: „soon“ ist kein Datum")
+    assert schedule_error_text(caught.value, "de").startswith(
+        "Abgabetermin 2: „soon“ ist kein Datum")
     assert str(caught.value).startswith("Deadline 2: 'soon' is not a date and time")

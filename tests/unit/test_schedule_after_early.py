@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from vpsleuth.schedule import ScheduleError, explicit, to_local, weekly
+from vpsleuth.rules.schedule import ScheduleError, explicit, to_local, weekly
 
 BERLIN = "Europe/Berlin"
 # Weekly on Sundays at 20:00 in Berlin (19:00 UTC in winter); round 1 is due 6 Dec 2026.

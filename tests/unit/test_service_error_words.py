@@ -108,7 +108,8 @@ def test_a_late_turn_names_the_deadline_written_for_each_language():
                            "being resolved and round {next} will open with the report"),
                         round=3, deadline=deadline_in(moment, "Europe/Berlin"), next=4)
     assert error.message.startswith("the deadline of round 3 passed at Sun 6 Dec 2026, 20:00")
-    assert error.text("de").startswith("Der Abgabetermin von Runde 3 ist am So 6. Dez 2026, 20:00")
+    assert error.text("de").startswith(
+        "Der Abgabetermin von Runde 3 ist am So. 6. Dez. 2026, 20:00")
     spanish = error.text("es")
     assert spanish.startswith("el plazo de la ronda 3 terminó el ") and "ronda 4" in spanish
     assert "20:00" in spanish and "Sun" not in spanish and "Dec" not in spanish

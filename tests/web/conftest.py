@@ -79,7 +79,7 @@ def make_game(app):
 
     ``start=False`` leaves it in setup; ``rules`` are house rules (a Ruleset).
     """
-    from vpsleuth.schedule import weekly
+    from vpsleuth.rules.schedule import weekly
     from vpsleuth.services import games
 
     def make(name: str = "Moonstone", rules=None, start: bool = True,
@@ -199,7 +199,7 @@ def gm_later():
 @pytest.fixture
 def gm_setup_game(app, gm_account):
     """The GM's game "Emerald" in setup with players Ada and Bob (Europe/Berlin)."""
-    from vpsleuth.schedule import weekly
+    from vpsleuth.rules.schedule import weekly
     from vpsleuth.services import games
 
     game = games.create_game("Emerald", weekly(gm_deadline(), "Europe/Berlin"),

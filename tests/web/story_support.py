@@ -13,7 +13,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, GameMaster
 from vpsleuth.rules import GEMS, Distribution, Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games, resolution, stories, turns
 
 GM = "gm@example.org"

@@ -30,7 +30,7 @@ from vpsleuth import ROOT
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games, lobby, resolution, stories, turns
 from vpsleuth.services.access import viewer_for
 

@@ -15,9 +15,9 @@ from conftest import sign_in
 
 from vpsleuth.i18n import ntranslate, translate
 from vpsleuth.i18n.catalogues import extract, load, po_path, problems
-from vpsleuth.schedule import weekly
+from vpsleuth.i18n.dates import day_text, moment_text, number_text, short_time_left, time_left
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games
-from vpsleuth.web.dates import day_text, moment_text, number_text, short_time_left, time_left
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 SPANISH_BROWSER = {"Accept-Language": "es-ES,es;q=0.9,en;q=0.5"}

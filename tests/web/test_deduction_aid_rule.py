@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, transfer
 
 ON = ("on: the information sheet greys out the places the public answers have ruled out "

@@ -20,7 +20,7 @@ from playwright.sync_api import Page, expect
 from vpsleuth.extensions import db
 from vpsleuth.models import utcnow
 from vpsleuth.rules import GEMS, Distribution, Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games, resolution, turns
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}

@@ -12,7 +12,7 @@ from conftest import GM_EMAIL, gm_deadline
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, gm
 
 

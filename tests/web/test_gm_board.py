@@ -19,7 +19,7 @@ from vpsleuth.models import (
     utcnow,
 )
 from vpsleuth.rules import GEMS
-from vpsleuth.schedule import to_local
+from vpsleuth.rules.schedule import to_local
 from vpsleuth.services import turns
 
 GM_EMAIL = "gm@example.org"

@@ -25,7 +25,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, utcnow
-from vpsleuth.schedule import to_local
+from vpsleuth.rules.schedule import to_local
 from vpsleuth.services import accounts, auth, turns
 
 GM = "grace@example.org"

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, OutboxMessage, Player
-from vpsleuth.schedule import Schedule, to_local, weekly
+from vpsleuth.rules.schedule import Schedule, to_local, weekly
 from vpsleuth.services import games, turns
 
 GM_EMAIL = "gm@example.org"

@@ -8,8 +8,9 @@ import re
 from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
+from vpsleuth.i18n.dates import deadline_text
 from vpsleuth.models import ApiToken, AuditEntry, GameMaster, OutboxMessage
-from vpsleuth.schedule import format_deadline, weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games
 
 GM_EMAIL = "gm@example.org"
@@ -30,7 +31,7 @@ def test_the_audit_log_shows_every_action_with_time_actor_and_details(gm_web, gm
     labels = re.findall(r'<span class="action">([^<]+)</span>', page)
     assert labels == ["game paused", "game started", "player invited", "player invited",
                       "game created"]
-    assert format_deadline(entries[0].at, "Europe/Berlin") in page  # the game's zone
+    assert deadline_text(entries[0].at, "Europe/Berlin") in page  # the game's zone
     assert page.count(GM_EMAIL) >= 5
     plain = re.sub(r"<[^>]+>", "", page)
     assert "Bob <bob@example.org>" in page

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, OutboxMessage, utcnow
-from vpsleuth.schedule import to_local
+from vpsleuth.rules.schedule import to_local
 from vpsleuth.services import games, turns
 
 GM_EMAIL = "gm@example.org"

@@ -24,7 +24,7 @@ from vpsleuth.extensions import db
 from vpsleuth.mail import outbox
 from vpsleuth.models import Game
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, reminders, resolution, turns
 
 RULES = Ruleset(rounds=8, first_bonus_round=3, bonuses=(5, 3, 1), points_right=2,

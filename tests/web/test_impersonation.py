@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, OutboxMessage, TurnVersion
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games
 
 LINK = re.compile(r"/signin/([\w.\-]+)")

@@ -9,7 +9,7 @@ from conftest import CSRF, GM_EMAIL, GmWeb
 
 from vpsleuth.extensions import db
 from vpsleuth.models import Player
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import auth, games, turns
 from vpsleuth.services.errors import TurnRefused
 

@@ -16,7 +16,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import GameMaster
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games
 
 GM = "gina@example.org"

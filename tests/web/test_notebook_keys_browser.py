@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 from vpsleuth.services import notebook as notebooks
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Game, JoinRequest, LoginToken, OutboxMessage, Player
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games, lobby
 from vpsleuth.services.access import viewer_for
 from vpsleuth.services.errors import ServiceError

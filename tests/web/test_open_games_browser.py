@@ -28,7 +28,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games
 
 GRACE, CLEO, DAN = "grace@example.org", "cleo@example.org", "dan@example.org"

@@ -23,7 +23,7 @@ from vpsleuth import jobs
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, reminders, reports, resolution, turns
 
 PLAYERS = {"en": ("Bartholomew Featherstonehaugh", "bart@example.org"),

@@ -20,7 +20,7 @@ from browser_support import SCREENSHOTS, chromium, serve, signed_in_page
 
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games, resolution, turns
 
 PHONE, WIDE = {"width": 360, "height": 740}, {"width": 1280, "height": 900}

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games, resolution, turns
 
 live_fixture, browser_fixture, ctx_fixture = browser_fixtures("browser")

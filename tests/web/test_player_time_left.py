@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from vpsleuth.web.player.common import time_left
+from vpsleuth.i18n.dates import time_left
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

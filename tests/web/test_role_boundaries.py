@@ -24,7 +24,7 @@ from sqlalchemy import select
 
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage, Player, utcnow
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games, heartbeat, lobby, resolution
 from vpsleuth.services.access import viewer_for
 from vpsleuth.web.feeds import feed_token

@@ -35,7 +35,7 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage, RoundResult, StandingQuestion, utcnow
 from vpsleuth.rules import GEMS, LOCATIONS, Distribution, Question
-from vpsleuth.schedule import to_local
+from vpsleuth.rules.schedule import to_local
 from vpsleuth.services import accounts, turns
 
 GRACE, ADA, BERT = "grace@example.org", "ada@example.org", "bert@example.org"

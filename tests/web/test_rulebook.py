@@ -9,7 +9,7 @@ import re
 import pytest
 from conftest import PLAYERS
 
-from vpsleuth import house_rules
+from vpsleuth.i18n import house_rules
 from vpsleuth.rules import Ruleset
 from vpsleuth.web import docs
 

@@ -14,7 +14,7 @@ from browser_support import SCREENSHOTS, browser_fixtures, signed_in_page
 from playwright.sync_api import expect
 
 from vpsleuth.rules import Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games
 
 live_fixture, browser_fixture, ctx_fixture = browser_fixtures("rules")

@@ -7,7 +7,7 @@ import re
 from conftest import CSRF, GmWeb, sign_in
 
 from vpsleuth.extensions import db
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games
 
 ENGLISH_BROWSER = {"Accept-Language": "en-GB,en;q=0.9"}

@@ -9,7 +9,7 @@ import pytest
 
 from vpsleuth.extensions import db
 from vpsleuth.rules import GEMS, Distribution, Ruleset
-from vpsleuth.schedule import weekly
+from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games, resolution, stories, turns
 from vpsleuth.web.story_chart import deals_chart
 

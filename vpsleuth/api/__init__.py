@@ -21,14 +21,12 @@ def init_app(app: Flask) -> None:
     web pages is in app.extensions by now. Bearer tokens are not sent by
     browsers on their own, so a cross-site form cannot forge an API call.
     """
-    from .errors import AnyPathConverter
-
-    app.url_map.converters.setdefault("api_any_path", AnyPathConverter)
+    app.url_map.converters.setdefault("api_any_path", errors.AnyPathConverter)
     app.register_blueprint(bp)
     csrf = app.extensions.get("csrf")
     if csrf is not None:
         csrf.exempt(bp)
 
 
-# The routes register themselves on bp when imported.
+# The routes register themselves on bp when imported; they import bp and PREFIX from here.
 from . import auth, errors, games, gm, lobby, notebook, openapi, story, turns  # noqa: E402, F401

@@ -9,7 +9,7 @@ from flask import url_for
 from ..i18n import N_
 from ..models import Game
 from ..rules import Ruleset, RulesetError
-from ..schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
+from ..rules.schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..services import access, games, reports
 from ..services.errors import NotFound
 from ..services.games import LANGUAGES

@@ -16,7 +16,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from ..i18n import N_
 from ..rules import ATTRIBUTES, GEM_BY_CODE, LOCATIONS, PLACEHOLDERS
-from ..schedule import LOCAL_FORMAT
+from ..rules.schedule import LOCAL_FORMAT
 from ..web.inputs import MAX_ID  # noqa: F401  (ids and round numbers, as in the routes)
 from .errors import BadInput
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from ..i18n.schedule_words import schedule_text
 from ..models import AuditEntry, Game, Player, Round, TurnVersion
 from ..orders import format_turn
 from ..rules import Question, Turn
-from ..schedule import Schedule
+from ..rules.schedule import Schedule
 from ..services.standing_turns import TurnStatus
 
 
@@ -72,7 +73,7 @@ def game_detail(game: Game, my_roles: list[str]) -> dict:
                   "deduction_aid": game.deduction_aid},
         "reminder_hours": game.reminders,
         "schedule": {**schedule, "description":
-                     Schedule.from_json(schedule).describe(game.language)},
+                     schedule_text(Schedule.from_json(schedule), game.language)},
         "commitment": game.commitment,
         "rounds_resolved": resolved,
         "players": [player_json(p, for_gm) for p in game.players],

@@ -14,8 +14,9 @@ from flask.cli import with_appcontext
 from flask_migrate import upgrade
 
 from ..extensions import db
+from ..i18n.schedule_words import schedule_error_text
 from ..rules import RulesetError
-from ..schedule import ScheduleError
+from ..rules.schedule import ScheduleError
 from ..services.errors import ServiceError, TurnRefused
 
 
@@ -34,7 +35,9 @@ def gm_command(group: click.Group | None, name: str | None = None) -> Callable:
                 raise click.ClickException("turn refused; nothing of it was applied") from None
             except ServiceError as exc:
                 raise click.ClickException(exc.message) from None
-            except (ScheduleError, RulesetError) as exc:
+            except ScheduleError as exc:
+                raise click.ClickException(schedule_error_text(exc)) from None
+            except RulesetError as exc:
                 raise click.ClickException(str(exc)) from None
         make = group.command if group is not None else click.command
         return make(name)(with_appcontext(run))

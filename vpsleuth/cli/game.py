@@ -11,9 +11,11 @@ from flask import current_app
 from sqlalchemy import select
 
 from ..extensions import db
+from ..i18n.dates import deadline_text
+from ..i18n.schedule_words import schedule_text
 from ..models import Game, utcnow
 from ..rules import Ruleset
-from ..schedule import format_deadline, parse_schedule_spec, to_local
+from ..rules.schedule import parse_schedule_spec, to_local
 from ..services import games, reports, resolution, standing_turns, transfer
 from .common import gm_command
 
@@ -59,7 +61,7 @@ def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_
     rules = Ruleset(rounds, first_bonus_round, bonuses, right, wrong, early)
     game = games.create_game(name, schedule, rules, language=language, actor="cli",
                              after_early=after_early, deduction_aid=aid)
-    click.echo(f"Created game {game.id} {game.name!r}: {schedule.describe(language)}")
+    click.echo(f"Created game {game.id} {game.name!r}: {schedule_text(schedule, language)}")
 
 
 @gm_command(game_cli, "list")
@@ -68,7 +70,7 @@ def list_games():
     for g in db.session.scalars(select(Game).order_by(Game.id)):
         open_round = g.open_round
         extra = (f"round {open_round.number} until "
-                 f"{format_deadline(open_round.deadline, g.timezone)}") if open_round else ""
+                 f"{deadline_text(open_round.deadline, g.timezone)}") if open_round else ""
         click.echo(f"{g.id:>4}  {g.name:<24} {g.state:<9} {len(g.active_players):>2} players  "
                    f"{extra}{'  (practice)' if g.practice else ''}")
 
@@ -81,7 +83,7 @@ def start_game(game, seed):
     g = games.find_game(game)
     first = games.start_game(g, seed=seed, actor="cli")
     click.echo(f"Started {g.name!r}. Commitment (SHA-256): {g.commitment}")
-    click.echo(f"Round 1 is open until {format_deadline(first.deadline, g.timezone)}.")
+    click.echo(f"Round 1 is open until {deadline_text(first.deadline, g.timezone)}.")
 
 
 @gm_command(game_cli, "status")
@@ -93,9 +95,9 @@ def status(game):
     if round_ is None:
         raise click.ClickException(f"{g.name!r} has no open round (state: {g.state})")
     click.echo(f"{g.name}: round {round_.number}, deadline "
-               f"{format_deadline(round_.deadline, g.timezone)}")
+               f"{deadline_text(round_.deadline, g.timezone)}")
     for row in standing_turns.round_status(g):
-        when = format_deadline(row.last_at, g.timezone) if row.last_at else "-"
+        when = deadline_text(row.last_at, g.timezone) if row.last_at else "-"
         click.echo(f"  {'yes' if row.submitted else 'no ':<4} {row.player.name:<20} "
                    f"question: {'yes' if row.has_question else 'no ':<4} tips: {row.tips:>2}  "
                    f"{row.channel or '':<6} {when}")

@@ -4,6 +4,11 @@ English texts are the message ids; ``translate(lang, text)`` looks ``text`` up
 in the catalogue of ``lang`` (compiled ``.mo`` files, committed; see
 vpsleuth/i18n/catalogues.py and docs/translating.md). Texts shown later than they
 are written are marked with ``N_`` where they are defined.
+
+The floors below give codes, numbers and datetimes; the modules here say them:
+dates.py (deadlines, days, numbers, time left, by Babel), schedule_words.py (a
+deadline schedule and its errors), house_rules.py (a game's rules as sentences),
+story_words.py and story_numbers.py (the story of a finished game).
 """
 
 from __future__ import annotations

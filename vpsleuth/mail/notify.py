@@ -10,9 +10,9 @@ from dataclasses import replace
 from markupsafe import Markup
 from sqlalchemy import func, select
 
-from ..dates import deadline_text
 from ..extensions import db
 from ..i18n import N_, translate
+from ..i18n.dates import deadline_text
 from ..models import Game, GameMaster, Player, Round, utcnow
 from ..orders import LineError, format_turn
 from ..rules import Turn

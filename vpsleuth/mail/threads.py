@@ -35,6 +35,7 @@ from functools import lru_cache
 from flask import current_app
 
 from ..models import Game, Player
+from .mime import header, parse_headers
 
 # A Message-ID as we pass it on: printable ASCII without spaces or angle brackets inside.
 _MSGID = re.compile(r"<[!-;=?-~]{1,250}>")
@@ -62,16 +63,16 @@ class Answered:
     @classmethod
     def of(cls, msg: Message) -> Answered:
         """From a received message; hostile headers give fewer references, never bad ones."""
-        own = _ids(_header(msg, "Message-ID"))
+        own = _ids(header(msg, "Message-ID"))
         message_id = own[0] if own else None
-        earlier = _ids(_header(msg, "References"))
+        earlier = _ids(header(msg, "References"))
         if not earlier:
-            in_reply_to = _ids(_header(msg, "In-Reply-To"))
+            in_reply_to = _ids(header(msg, "In-Reply-To"))
             earlier = in_reply_to if len(in_reply_to) == 1 else []
         chain = list(dict.fromkeys(earlier + ([message_id] if message_id else [])))
         if len(chain) > MAX_REFERENCES:
             chain = chain[:1] + chain[-(MAX_REFERENCES - 1):]
-        return cls(message_id, tuple(chain), clean_subject(_header(msg, "Subject")))
+        return cls(message_id, tuple(chain), clean_subject(header(msg, "Subject")))
 
     def headers(self) -> dict[str, str]:
         """In-Reply-To and References for our reply (none if the mail had no Message-ID)."""
@@ -97,12 +98,10 @@ def answering(raw: bytes) -> Iterator[None]:
 
     Its headers are read only if a reply is queued.
     """
-    from .inbound import mime
-
     @lru_cache(maxsize=1)
     def answered_mail() -> Answered:
         try:
-            return Answered.of(mime.parse_headers(raw))
+            return Answered.of(parse_headers(raw))
         except Exception:  # headers past reading: answer all the same, outside the thread
             return Answered(None, (), "")
 
@@ -181,12 +180,6 @@ def clean_subject(subject: str) -> str:
     """A received subject made fit for ours: one line, no control characters, not too long."""
     text = "".join(" " if unicodedata.category(c) in _BREAKING else c for c in subject)
     return " ".join(text.split())[:SUBJECT_LIMIT]
-
-
-def _header(msg: Message, name: str) -> str:
-    from .inbound.mime import header
-
-    return header(msg, name)
 
 
 def _ids(value: str) -> list[str]:

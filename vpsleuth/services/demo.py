@@ -16,7 +16,7 @@ from flask import current_app
 from ..models import Game, utcnow
 from ..orders import format_turn
 from ..rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS, Distribution, make_question
-from ..schedule import to_local, weekly
+from ..rules.schedule import to_local, weekly
 from . import games, resolution, turns
 
 DEMO_DOMAIN = "demo.invalid"

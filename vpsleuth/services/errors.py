@@ -4,7 +4,8 @@ The message is an English message id (marked ``N_``, with ``{named}`` places)
 and its parameters; ``message`` is the English text (API default, logs, the
 GM's records), ``text(lang)`` the same through the gettext catalogue of the
 reader's language. A parameter may be a ``Term`` (a marked text translated in
-turn) or a function of the language (a deadline written for that language).
+turn), a function of the language, or a schedule's ``Moment`` (a deadline, written
+for each reader's language: ``deadline_in``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from babel.dates import format_datetime
-
 from ..i18n import N_, translate
+from ..i18n.dates import deadline_text
 from ..orders import LineError, describe
-from ..schedule import format_deadline, to_local
+from ..rules.schedule import Moment
 
 
 class Term(str):
@@ -28,18 +28,14 @@ def _in(lang: str, value: object) -> str:
         return translate(lang, str(value))
     if callable(value):
         return str(value(lang))
+    if isinstance(value, Moment):
+        return deadline_text(value.at, value.timezone, lang)
     return str(value)
 
 
-def deadline_in(moment: datetime, timezone: str) -> Callable[[str], str]:
+def deadline_in(moment: datetime, timezone: str) -> Moment:
     """A deadline parameter: written for each reader's language when the text is."""
-    def written(lang: str) -> str:
-        try:
-            return format_deadline(moment, timezone, lang)
-        except (KeyError, ValueError):  # a language the schedule has no words for
-            return format_datetime(to_local(moment, timezone), "EEE d MMM y, HH:mm zzz",
-                                   locale=lang)
-    return written
+    return Moment(moment, timezone)
 
 
 class ServiceError(Exception):

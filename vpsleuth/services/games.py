@@ -13,7 +13,7 @@ from ..extensions import db
 from ..i18n import N_
 from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
 from ..rules import Ruleset, commitment, deal, new_salt
-from ..schedule import AFTER_EARLY, Schedule
+from ..rules.schedule import AFTER_EARLY, Schedule
 from . import auth, events
 from .errors import Invalid, NotFound, Term, WrongState
 

@@ -20,7 +20,7 @@ from ..extensions import db
 from ..i18n import N_, locale_of, translate
 from ..models import Game, Player, utcnow
 from ..rules import Ruleset
-from ..schedule import to_local, weekly
+from ..rules.schedule import to_local, weekly
 from . import games, resolution
 from .bots import LEVELS, add_bot
 from .errors import Invalid, WrongState

@@ -6,7 +6,7 @@ from sqlalchemy import case, func, select
 
 from ..extensions import db
 from ..models import Game, GameMaster, Player, utcnow
-from ..schedule import ScheduleError, to_local
+from ..rules.schedule import ScheduleError, to_local
 from .access import Viewer
 from .errors import Invalid
 from .games import LANGUAGE_ONE_OF, LANGUAGES

@@ -9,9 +9,9 @@ from datetime import datetime
 from flask import render_template
 from sqlalchemy import select
 
-from ..dates import deadline_text
 from ..extensions import db
 from ..i18n import N_, ntranslate, translate, translator
+from ..i18n.dates import deadline_text
 from ..models import Game, Player, Round, RoundResult, StandingQuestion
 from ..rules import Question
 from .errors import NotFound

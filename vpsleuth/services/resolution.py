@@ -12,7 +12,7 @@ from ..extensions import db
 from ..i18n import N_
 from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
-from ..schedule import Schedule
+from ..rules.schedule import Schedule
 from . import events, stories
 from .errors import WrongState
 from .games import audit

@@ -29,8 +29,8 @@ from flask import Blueprint, abort, render_template
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from .. import DATA, house_rules
-from ..i18n import translate
+from .. import DATA
+from ..i18n import house_rules, translate
 from .session import current_language
 
 bp = Blueprint("docs", __name__)

@@ -11,10 +11,12 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from ..extensions import db
 from ..i18n import N_
+from ..i18n.schedule_words import schedule_text
 from ..models import GameMaster
-from ..schedule import Schedule
+from ..rules.schedule import Schedule
 from ..services import lobby
 from ..services.errors import ServiceError
+from .errors import STATUS
 from .session import current_language, current_viewer, login_required
 
 bp = Blueprint("lobby", __name__)
@@ -27,7 +29,7 @@ def _gm_names(listings: list[lobby.Listing]) -> dict[int, str]:
 
 def _page(template: str, listings: list[lobby.Listing], status: int = 200, **extra):
     lang = current_language()
-    schedules = {item.game.id: Schedule.from_json(item.game.schedule).describe(lang)
+    schedules = {item.game.id: schedule_text(Schedule.from_json(item.game.schedule), lang)
                  for item in listings}
     return render_template(template, listings=listings, schedules=schedules,
                            gm_names=_gm_names(listings), **extra), status
@@ -62,8 +64,6 @@ def ask_to_join(game_id: int):
         db.session.rollback()
         if exc.code == "not_found":
             raise
-        from . import STATUS
-
         listing = lobby.open_game(viewer, game_id)
         return _page("web/lobby/open_game.html", [listing], STATUS.get(exc.code, 400),
                      listing=listing, form=form, error=exc.text(current_language()))

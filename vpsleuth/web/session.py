@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import g, redirect, request, session, url_for
+from flask import g, has_request_context, redirect, request, session, url_for
 
 from ..services import preferences, sessions
 from ..services.access import Viewer, viewer_for
@@ -68,6 +68,12 @@ def current_language() -> str:
             chosen = preferences.site_language(current_viewer())
         g.lang = chosen if chosen in LANGUAGES else browser_language()
     return g.lang
+
+
+def page_locale() -> str | None:
+    """Flask-Babel's locale: the page language of this request; outside a request
+    (jobs, CLI) None, that is English, since mails pick their own."""
+    return current_language() if has_request_context() else None
 
 
 def browser_language() -> str:

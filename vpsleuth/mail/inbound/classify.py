@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from email.message import Message
 
-from .mime import addresses, header, headers
+from ..mime import addresses, header, headers
 
 # Out-of-office subjects, for auto-replies that carry no machine header at all.
 _REPLY_PREFIX = r"(?:(?:re|aw|fwd?|wg|sv|vs|antw|r|rif|rv|tr|réf|ответ|отв)\s*:\s*)*"

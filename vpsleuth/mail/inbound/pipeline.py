@@ -33,8 +33,8 @@ from ...models import InboundMessage, Player, utcnow
 from ...orders import signoff
 from ...services import turns
 from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
-from .. import keys, threads
-from . import answers, classify, mime, reply, thread
+from .. import keys, mime, threads
+from . import answers, classify, reply, thread
 from .store import TOO_LARGE, stored_row
 
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError, SQLAlch
 
 from ...extensions import commit_keeping_loaded, db
 from ...models import InboundMessage, utcnow
-from . import mime
+from .. import mime
 
 SOURCES = ("imap", "pipe", "smtp")
 TOO_LARGE = "too large:"

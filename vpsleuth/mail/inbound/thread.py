@@ -20,7 +20,7 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...models import InboundMessage, OutboxMessage, Player, Round, TurnVersion
-from .mime import header
+from ..mime import header
 
 _ROUND = re.compile(
     r"\b(?:round|runde)\s+(\d{1,3})\s+(?:is open|läuft)\b"

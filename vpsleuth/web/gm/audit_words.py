@@ -13,8 +13,9 @@ import re
 from datetime import datetime, timedelta
 
 from ...i18n import N_, ntranslate, translate
-from ...schedule import Schedule, ScheduleError
-from ..dates import moment_text
+from ...i18n.dates import moment_text
+from ...i18n.schedule_words import schedule_text
+from ...rules.schedule import Schedule, ScheduleError
 
 _REPR_FIELD = re.compile(r"(\w+)=(\([^)]*\)|[^,)]+)")
 _DURATION = re.compile(r"^(?:(-?\d+) days?, )?(\d+):(\d\d):(\d\d)(?:\.\d+)?$")
@@ -84,7 +85,7 @@ def _house_rules(w: _Words) -> list[str]:
     if isinstance(schedule, dict):
         with contextlib.suppress(ScheduleError, KeyError, TypeError, ValueError):
             said.append(w.t("deadlines: {schedule}").format(
-                schedule=Schedule.from_json(schedule).describe(w.lang)))
+                schedule=schedule_text(Schedule.from_json(schedule), w.lang)))
     if "after_early" in w.data:
         said.append(w.t("after an early close: {choice}").format(
             choice=w.t(AFTER_EARLY.get(w.data["after_early"], w.data["after_early"]))))

@@ -10,10 +10,11 @@ from __future__ import annotations
 from flask import make_response, redirect, render_template, request, url_for
 
 from ...i18n import N_, translate
+from ...i18n.schedule_words import schedule_error_text
 from ...models import Game
 from ...orders import localized
 from ...rules import LOCATIONS, Distribution
-from ...schedule import ScheduleError
+from ...rules.schedule import ScheduleError
 from ...services import gm, outcome, resolution, standing_turns
 from ...services.errors import ServiceError, TurnRefused
 from ..session import current_language
@@ -48,7 +49,7 @@ def extend(game_id: int):
     try:
         deadline = local_to_utc(form.deadline.data, game.timezone)
     except ScheduleError as exc:
-        form.deadline.errors = [exc.text(current_language())]
+        form.deadline.errors = [schedule_error_text(exc, current_language())]
         return _board(game, 400, form)
     try:
         round_ = gm.move_deadline(game, deadline, actor=actor())

@@ -10,7 +10,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Option
 
 from ...i18n import N_, translate
 from ...rules import Ruleset
-from ...schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
+from ...rules.schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..inputs import MAX_ID
 from ..session import current_language
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from flask import render_template
 
+from ...i18n.schedule_words import schedule_text
 from ...models import Game
-from ...schedule import Schedule
+from ...rules.schedule import Schedule
 from ...services import reports
 from ..session import current_language
 from .forms import InviteForm
@@ -22,7 +23,7 @@ def report_url(game: Game, number: int) -> str:
 
 def game_page(game: Game, invite: InviteForm, status: int = 200, **extra):
     """The game's page with ``invite`` as its invitation form, and the HTTP status."""
-    schedule = Schedule.from_json(game.schedule).describe(current_language())
+    schedule = schedule_text(Schedule.from_json(game.schedule), current_language())
     done = [(r.number, report_url(game, r.number)) for r in reports.resolved_rounds(game)]
     return render_template("web/gm/game.html", game=game, invite=invite, schedule=schedule,
                            reports=done, **extra), status

@@ -11,11 +11,12 @@ from flask import Response, flash, g
 
 from ...extensions import db
 from ...i18n import N_, translate
+from ...i18n.dates import moment_text, short_time_left
 from ...models import Game, GameMaster, Player, utcnow
-from ...schedule import ScheduleError, to_local
+from ...rules.schedule import ScheduleError, to_local
 from ...services import access
 from ...services.errors import NotFound, ServiceError
-from ..dates import moment_text, short_time_left
+from ..errors import STATUS
 from ..session import current_language, current_viewer
 from . import bp
 from .audit_words import audit_words
@@ -90,8 +91,6 @@ def say(message: str, category: str = "ok", **values) -> None:
 
 def refused(exc: ServiceError) -> int:
     """Undo what the failed action left in the session; its HTTP status."""
-    from .. import STATUS
-
     db.session.rollback()
     flash(exc.text(current_language()), "error")
     return STATUS.get(exc.code, 400)
@@ -100,15 +99,15 @@ def refused(exc: ServiceError) -> int:
 def local_to_utc(text: str, timezone: str) -> datetime:
     """A datetime-local value ("2027-01-10T20:00") in ``timezone`` as aware UTC.
 
-    Raises ScheduleError with a message for the GM. A local time that does not
-    exist (spring forward) moves forward, as in the schedules (PEP 495, fold=0).
+    Raises ScheduleError with a message for the GM (i18n.schedule_words says it). A
+    local time that does not exist (spring forward) moves forward, as in the schedules
+    (PEP 495, fold=0).
     """
     try:
         naive = datetime.strptime(text.strip().replace(" ", "T", 1), LOCAL_INPUT)
     except ValueError:
-        raise ScheduleError(translate(current_language(),
-                                      "'{text}' is not a date and time (YYYY-MM-DD HH:MM)"
-                                      ).format(text=text)) from None
+        raise ScheduleError(N_("'{text}' is not a date and time (YYYY-MM-DD HH:MM)"),
+                            text=text) from None
     return naive.replace(tzinfo=ZoneInfo(timezone), fold=0).astimezone(UTC)
 
 

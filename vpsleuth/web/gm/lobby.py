@@ -6,17 +6,15 @@ only they see its requests, on the game's page (web/gm/_join_requests.html).
 
 from __future__ import annotations
 
-from flask import flash, redirect, request, url_for
+from flask import redirect, request, url_for
 
-from ...extensions import db
 from ...i18n import N_
 from ...services import lobby
 from ...services.errors import ServiceError
-from ..session import current_language
 from . import bp
 from .forms import InviteForm
 from .game_page import game_page
-from .helpers import LABELS, actor, gm_game, say
+from .helpers import LABELS, actor, gm_game, refused, say
 
 LABELS["action"].update({"set_listing": N_("open game listing changed"),
                          "accept_join": N_("request to join accepted"),
@@ -47,15 +45,6 @@ def join_request_helpers() -> dict:
             "pending_requests": lobby.pending_count}
 
 
-def _refused(exc: ServiceError) -> int:
-    """Undo the failed action; its message in the page language; the HTTP status."""
-    from .. import STATUS
-
-    db.session.rollback()
-    flash(exc.text(current_language()), "error")
-    return STATUS.get(exc.code, 400)
-
-
 def _game_page(game, status: int):
     """The game's page again, with what went wrong flashed."""
     return game_page(game, InviteForm(language=game.language), status)
@@ -76,7 +65,7 @@ def listing(game_id: int):
         say(str(exc), "error")
         return _game_page(game, 400)
     except ServiceError as exc:
-        return _game_page(game, _refused(exc))
+        return _game_page(game, refused(exc))
     say(N_("Saved: the game is listed as open.") if open_to_join else
         N_("Saved: the game is not listed as open."))
     return _back(game.id)
@@ -90,7 +79,7 @@ def accept_request(game_id: int, request_id: int):
         player = lobby.accept(game, request_id, name=request.form.get("name") or None,
                               actor=actor())
     except ServiceError as exc:
-        return _game_page(game, _refused(exc))
+        return _game_page(game, refused(exc))
     say(N_("{name} joins the game; the invitation is in the outbox."), name=player.name)
     return _back(game.id)
 
@@ -102,6 +91,6 @@ def decline_request(game_id: int, request_id: int):
     try:
         declined = lobby.decline(game, request_id, actor=actor())
     except ServiceError as exc:
-        return _game_page(game, _refused(exc))
+        return _game_page(game, refused(exc))
     say(N_("The request of {name} is declined; they are told by mail."), name=declined.name)
     return _back(game.id)

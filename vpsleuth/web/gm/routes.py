@@ -7,9 +7,10 @@ from sqlalchemy import select
 
 from ...extensions import db
 from ...i18n import N_
+from ...i18n.schedule_words import schedule_error_text
 from ...models import Game
 from ...rules import RulesetError
-from ...schedule import ScheduleError
+from ...rules.schedule import ScheduleError
 from ...services import games, gm, lobby, outcome, standing_turns
 from ...services.errors import ServiceError
 from ..glance import game_cards
@@ -57,7 +58,7 @@ def new_game():
         try:
             schedule = form.schedule()
         except ScheduleError as exc:
-            errors["schedule"] = exc.text(current_language())
+            errors["schedule"] = schedule_error_text(exc, current_language())
         try:
             listing = listing_input()
         except ValueError as exc:

@@ -7,10 +7,10 @@ from datetime import datetime
 
 from flask import abort
 
+from ...i18n.dates import moment_text, time_left
 from ...models import Game, Player, Round, utcnow
 from ...services import access, games
 from ...services.errors import NotFound
-from ..dates import moment_text, time_left  # noqa: F401  (time_left: its tests import it here)
 from ..session import current_language, current_viewer
 
 

@@ -14,7 +14,7 @@ from markupsafe import escape
 
 from ...i18n import translate
 from ...models import Game, Player, utcnow
-from ...schedule import Schedule
+from ...rules.schedule import Schedule
 from ...services import games, reports
 from ...services.errors import NotFound
 from .. import feeds

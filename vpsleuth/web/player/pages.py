@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from flask import render_template, url_for
 
 from ...i18n import translate
+from ...i18n.dates import moment_text
 from ...models import Game, Player, Round
 from ...services import glance, outcome, reports, standing_turns, story
 from ...services import notebook as notebooks
 from ...services.access import is_gm_of
 from ..costs import spent
-from ..dates import moment_text
 from ..feeds import feed_token
 from ..session import current_language, current_viewer, login_required
 from . import bp

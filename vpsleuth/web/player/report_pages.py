@@ -5,11 +5,11 @@ from __future__ import annotations
 from flask import Response, render_template, request
 
 from ...i18n import translate
+from ...i18n.dates import moment_text
 from ...rules import LOCATIONS, verify_commitment
 from ...services import reports
 from ...services.errors import NotFound
 from ..charts import standings_chart
-from ..dates import moment_text
 from ..session import current_language, login_required
 from . import bp
 from .common import member_game, zone_of

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import render_template
 
-from ... import house_rules
+from ...i18n import house_rules
 from .. import docs
 from ..session import current_language, login_required
 from . import bp

@@ -1,4 +1,4 @@
-"""A game's deadline schedule, pure: standard library only.
+"""A game's deadline schedule, pure: standard library only, datetimes and message ids out.
 
 Two forms. Weekly: round 1's deadline as a local wall-clock time in a named
 IANA zone, then every ``every_days`` days at the same local time, whatever
@@ -9,6 +9,10 @@ outlasts the list.
 Local times that do not exist (spring forward) are moved forward by the length
 of the gap (02:30 becomes 03:30 in Berlin); local times that occur twice (fall
 back) mean the first occurrence. Both follow PEP 495 with ``fold=0``.
+
+No words here: a ScheduleError is a message id with parameters, a deadline it
+names a ``Moment``; vpsleuth/i18n/schedule_words.py says errors and schedules in
+the reader's language, with Babel's names of days and months.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo, available_timezones
 
-from .i18n import N_, translate
+from .gems import N_, RuleError
 
 LOCAL_FORMAT = "%Y-%m-%d %H:%M"  # a "T" between date and time is accepted too
 EXAMPLE_LOCAL = "2026-12-06 20:00"
@@ -28,44 +32,31 @@ MAX_EVERY_DAYS = 28
 # What the next deadline is after a round closed before its own (Schedule.following).
 AFTER_EARLY = ("calendar", "fresh")
 
-_WEEKDAYS = {
-    "en": ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"),
-    "de": ("Mo", "Di", "Mi", "Do", "Fr", "Sa", "So"),
-    "es": ("lun", "mar", "mié", "jue", "vie", "sáb", "dom"),
-}
-_MONTHS = {
-    "en": ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-    "de": ("Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez"),
-    "es": ("ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"),
-}
-# every day, every n days, at, first, then
-_WORDS = {
-    "en": ("every day", "every {n} days", "at", "first", "then"),
-    "de": ("täglich", "alle {n} Tage", "um", "erstmals", "danach"),
-    "es": ("cada día", "cada {n} días", "a las", "primero", "después"),
-}
-_ZONE_NAMES_DE = {"CET": "MEZ", "CEST": "MESZ"}
 _NOT_BOTH = N_("Give either a first deadline (weekly) or a list of deadlines, not both.")
 _NAIVE_FIRST = N_("The first deadline is a local wall-clock time; give it without a "
                   "timezone.")
 _EVERY = re.compile(r"(\d+)\s*(d|days?|w|weeks?)?", re.IGNORECASE)
 
 
-class ScheduleError(ValueError):
+class ScheduleError(RuleError):
     """A schedule or schedule input that cannot be used; the message is for the game master.
 
-    ``ScheduleError(N_("... {name} ..."), name=value)``: ``str()`` is English (CLI, logs),
-    ``text(lang)`` the same through the catalogue of the reader's language (pages, API).
+    ``ScheduleError(N_("... {name} ..."), name=value)``: ``str()`` is English (logs);
+    the edge says it in the reader's language (i18n.schedule_words.schedule_error_text),
+    writing each ``Moment`` parameter as that reader reads a deadline.
     """
 
-    def __init__(self, message: str, /, **params: object):
-        self.message_id, self.params = message, params
-        super().__init__(self.text("en"))
 
-    def text(self, lang: str) -> str:
-        """The message in ``lang`` (English where the catalogue has none)."""
-        text = translate(lang, self.message_id)
-        return text.format(**self.params) if self.params else text
+@dataclass(frozen=True)
+class Moment:
+    """A deadline named in an error: the aware instant and the zone it is read in."""
+
+    at: datetime
+    timezone: str
+
+    def __str__(self) -> str:
+        local = to_local(self.at, self.timezone)
+        return f"{local:%Y-%m-%d %H:%M} {local.tzname() or self.timezone}"
 
 
 @dataclass(frozen=True)
@@ -99,8 +90,7 @@ class Schedule:
                 raise ScheduleError(
                     N_("Deadline {number} ({after}) is not after deadline {previous} "
                        "({before})."), number=number, previous=number - 1,
-                    after=format_deadline(after, self.timezone),
-                    before=format_deadline(before, self.timezone)
+                    after=Moment(after, self.timezone), before=Moment(before, self.timezone)
                 )
 
     def deadline(self, round_number: int, not_before: datetime | None = None) -> datetime:
@@ -112,7 +102,8 @@ class Schedule:
         left ``not_before`` plus ``every_days`` days, rounded up to the whole minute.
         """
         if isinstance(round_number, bool) or not isinstance(round_number, int) or round_number < 1:
-            raise ScheduleError(f"Rounds are numbered from 1, not {round_number!r}.")
+            raise ScheduleError("Rounds are numbered from 1, not {number}.",
+                                number=repr(round_number))
         if not_before is not None and not_before.tzinfo is None:
             raise ScheduleError("not_before must be a timezone-aware datetime.")
         scheduled = self._slot(round_number)
@@ -188,18 +179,9 @@ class Schedule:
             first = datetime.fromisoformat(first) if first is not None else None
             deadlines = tuple(datetime.fromisoformat(d) for d in data.get("deadlines", ()))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
-            raise ScheduleError(f"The stored schedule is malformed: {error!r}.") from error
+            raise ScheduleError("The stored schedule is malformed: {error}.",
+                                error=repr(error)) from error
         return cls(timezone, first, every_days, deadlines)
-
-    def describe(self, lang: str = "en") -> str:
-        """Say the schedule in a line, in English or German."""
-        _check_lang(lang)
-        daily, every_n, at, first, then = _WORDS[lang]
-        every = daily if self.every_days == 1 else every_n.format(n=self.every_days)
-        if self.first is not None:
-            return f"{every} {at} {self.first:%H:%M} {self.timezone}, {first} {self.first:%Y-%m-%d}"
-        listed = "; ".join(format_deadline(d, self.timezone, lang) for d in self.deadlines)
-        return f"{listed}; {then} {every} ({self.timezone})"
 
 
 def weekly(first_local: str | datetime, timezone: str, every_days: int = 7) -> Schedule:
@@ -252,18 +234,6 @@ def to_local(moment: datetime, timezone: str) -> datetime:
     return moment.astimezone(_zone(timezone))
 
 
-def format_deadline(moment: datetime, timezone: str, lang: str = "en") -> str:
-    """Format like "Sun 6 Dec 2026, 20:00 CET" or "So 6. Dez 2026, 20:00 MEZ"."""
-    _check_lang(lang)
-    local = to_local(moment, timezone)
-    zone_name = local.tzname() or timezone
-    if lang == "de":
-        zone_name = _ZONE_NAMES_DE.get(zone_name, zone_name)
-    day = f"{local.day}." if lang == "de" else str(local.day)
-    weekday, month = _WEEKDAYS[lang][local.weekday()], _MONTHS[lang][local.month - 1]
-    return f"{weekday} {day} {month} {local.year}, {local:%H:%M} {zone_name}"
-
-
 def _zone(name: str) -> ZoneInfo:
     """The zone called ``name``, or a ScheduleError that names it and suggests one."""
     if not isinstance(name, str):
@@ -294,10 +264,9 @@ def _wall(moment: datetime, timezone: str) -> datetime:
 
 def _as_utc(moment: datetime, number: int) -> datetime:
     if not isinstance(moment, datetime) or moment.tzinfo is None:
-        raise ScheduleError(
-            f"Deadline {number} ({moment}) is not a timezone-aware datetime; "
-            "use explicit() to give local times."
-        )
+        raise ScheduleError("Deadline {number} ({moment}) is not a timezone-aware datetime; "
+                            "use explicit() to give local times.", number=number,
+                            moment=str(moment))
     return moment.astimezone(UTC)
 
 
@@ -329,7 +298,3 @@ def _ceil_minute(moment: datetime) -> datetime:
     whole = moment.replace(second=0, microsecond=0)
     return whole if whole == moment else whole + timedelta(minutes=1)
 
-
-def _check_lang(lang: str) -> None:
-    if lang not in _WEEKDAYS:
-        raise ScheduleError(f"Unsupported language '{lang}'; use 'en', 'de' or 'es'.")

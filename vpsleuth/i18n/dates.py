@@ -1,28 +1,44 @@
-"""Dates, times, numbers and time left on the pages, formatted by Babel for the locale.
+"""Dates, times, numbers and time left in the reader's words, formatted by Babel.
 
-The pages show a moment in the reader's (or the game's) time zone with the
-locale's own month and weekday names: "Sun 6 Dec 2026, 20:00 CET",
-"So. 6. Dez. 2026, 20:00 MEZ", "dom 6 dic 2026, 20:00 CET", as the mails
-write them (vpsleuth/dates.py); time left in the locale's plural forms.
+A deadline is written in the reader's (or the game's) time zone with the
+locale's own weekday and month names: "Sun 6 Dec 2026, 20:00 CET",
+"So. 6. Dez. 2026, 20:00 MEZ", "dom 6 dic 2026, 20:00 CET", alike in mails,
+pages and the command line. The zone is written as its usual abbreviation
+(German readers know CET as MEZ), since the locales' own zone names come out as
+long names for some zones and as bare offsets for others. Time left is said in
+the locale's plural forms.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from babel.dates import format_date
+from babel.dates import format_date, format_datetime
 from babel.numbers import format_decimal
 from jinja2 import pass_context
 
-from ..dates import deadline_text
-from ..i18n import locale_of, ntranslate, translate
-from ..schedule import ScheduleError
+from ..rules.schedule import ScheduleError, to_local
+from . import locale_of, ntranslate, translate
 
-__all__ = ["day_text", "decimal", "moment_text", "number_text", "short_time_left", "time_left"]
+__all__ = ["day_text", "deadline_text", "decimal", "moment_text", "number_text",
+           "short_time_left", "time_left"]
+
+_PATTERNS = {"de": "EEE d. MMM y, HH:mm"}
+_PATTERN = "EEE d MMM y, HH:mm"
+_ZONE_NAMES = {"de": {"CET": "MEZ", "CEST": "MESZ"}}
+
+
+def deadline_text(moment: datetime, timezone: str, lang: str = "en") -> str:
+    """``moment`` (aware) as a reader of ``lang`` in ``timezone`` reads a deadline."""
+    local = to_local(moment, timezone)
+    when = format_datetime(local, _PATTERNS.get(lang, _PATTERN), tzinfo=local.tzinfo,
+                           locale=locale_of(lang))
+    zone = local.tzname() or timezone
+    return f"{when} {_ZONE_NAMES.get(lang, {}).get(zone, zone)}"
 
 
 def moment_text(moment: datetime, timezone: str, lang: str = "en") -> str:
-    """``moment`` in ``timezone`` (UTC when unknown), as mails write a deadline."""
+    """``moment`` in ``timezone`` (UTC when the zone is unknown), as a deadline."""
     try:
         return deadline_text(moment, timezone, lang)
     except ScheduleError:

@@ -6,6 +6,9 @@ unknown charsets and undecodable parts fall back to something readable, since
 whatever arrives must be stored and answered, never crash the pipeline. The
 one exception is parse(): parts nested deeper than MAX_DEPTH raise TooDeep, for
 the pipeline to refuse the message with a reply naming the problem.
+
+Beside the inbound pipeline rather than in it: threads.py reads the headers of
+the mail a reply answers with it too.
 """
 
 from __future__ import annotations

@@ -4,23 +4,20 @@ Nothing that tells a player how a game is scored writes the numbers itself:
 it asks here, with the game's own rules, so a game whose house rules give -1
 for a wrong tip never reads "wrong -2". The standard game is ``Ruleset()``
 and the Game model's defaults; ``table`` sets one game's rules beside it.
+Templates (pages and mails) reach this module as ``house_rules`` (web.init_app).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from babel.lists import format_list
 
-from .i18n import N_, ntranslate, translate
-from .rules import Ruleset
-from .schedule import Schedule
-
-if TYPE_CHECKING:
-    from flask import Flask
+from ..rules import Ruleset
+from ..rules.schedule import Schedule
+from . import N_, ntranslate, translate
 
 STANDARD = Ruleset()
 # The standard game's other house rules, as models.Game defaults them.
@@ -211,7 +208,3 @@ def table(game: GameRules, lang: str) -> list[HouseRule]:
         HouseRule("aid", t("Deduction aid"), game_aid, standard_aid),
     ]
 
-
-def init_app(app: Flask) -> None:
-    """Templates (pages and mails) reach these as ``house_rules.scoring(...)``."""
-    app.jinja_env.globals["house_rules"] = sys.modules[__name__]
