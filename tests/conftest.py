@@ -12,10 +12,13 @@ tests need of the machine: Chromium, Dovecot, a running PostgreSQL.
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import functools
 import os
 import shutil
 import sys
 import tempfile
+import time
 import uuid
 from datetime import UTC, datetime
 from pathlib import Path
@@ -37,6 +40,7 @@ DATABASES = [d.strip() for d in
              os.environ.get("VPSLEUTH_TEST_DATABASES", "sqlite,postgresql").split(",")
              if d.strip()]
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+CACHED = ("vpsleuth.engine", "vpsleuth.bots", "vpsleuth.services.story")
 FAST_DISK = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
@@ -166,6 +170,64 @@ def sink(session_sink):
     session_sink.reset()
     yield session_sink
     session_sink.start()  # a test that took it down leaves it running for the next
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _computed_caches_cleared():
+    """The engine's, the bots' and the story's memo caches emptied after each module.
+
+    They hold what one module's records needed (up to 100,000 entries each), and no
+    other module's records share them: kept, they only grow the process.
+    """
+    yield
+    for name, module in list(sys.modules.items()):
+        if name.startswith(CACHED) and module is not None:
+            for value in vars(module).values():
+                if isinstance(value, functools._lru_cache_wrapper):
+                    value.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _alone_when_marked(request):
+    """Tests marked ``alone`` run while the other worker runs nothing; the rest side by side.
+
+    Two lock files shared by the workers of this run: every test passes a turnstile and
+    holds the room shared; an ``alone`` test holds the turnstile (no new test enters)
+    while it waits for the room to itself. Without workers there is nothing to wait for.
+    """
+    run = getattr(request.config, "workerinput", {}).get("testrunuid")
+    if run is None:
+        yield
+        return
+    folder = Path(tempfile.gettempdir())
+    alone = request.node.get_closest_marker("alone") is not None
+    with open(folder / f"vpsleuth-{run}.turnstile", "a") as turnstile, \
+            open(folder / f"vpsleuth-{run}.room", "a") as room:
+        fcntl.flock(turnstile, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(room, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        finally:
+            fcntl.flock(turnstile, fcntl.LOCK_UN)
+        try:
+            yield
+        finally:
+            fcntl.flock(room, fcntl.LOCK_UN)
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The accessibility counts per page, as test_accessibility.py wrote them in this run.
+
+    Printed here rather than by the test, so they show also when a worker process
+    (pytest-xdist) ran it.
+    """
+    report = Path(__file__).resolve().parent.parent / "test-artifacts" / "accessibility.txt"
+    if report.exists() and report.stat().st_mtime >= config._vpsleuth_started:
+        terminalreporter.write_sep("-", "accessibility (test-artifacts/accessibility.txt)")
+        terminalreporter.write_line(report.read_text())
+
+
+def pytest_configure(config):
+    config._vpsleuth_started = time.time()
 
 
 @pytest.fixture

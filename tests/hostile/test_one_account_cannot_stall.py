@@ -19,6 +19,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import pytest
 from process_support import environment, start, stop
 from smtp_sink import free_port
 from sqlalchemy import select
@@ -77,6 +78,7 @@ def up(client: Browser) -> bool:
         return False
 
 
+@pytest.mark.alone  # it times the other client's answers: no other test may take the cores
 def test_eight_costly_requests_by_one_account_leave_the_server_to_everyone_else(tmp_path):
     url = f"sqlite:///{tmp_path / 'stall.db'}"
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "stall-test"})

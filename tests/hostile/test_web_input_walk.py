@@ -85,7 +85,8 @@ def world(app) -> World:
     otto = lobby.ask_to_join(viewer_for(OTTO), running.id, "Otto")
     token, _ = accounts.issue_api_token(game_master=gail, label="gail-bot")
     invitation = db.session.scalars(select(OutboxMessage).where(
-        OutboxMessage.player_id == ada.id)).first()
+        OutboxMessage.player_id == ada.id, OutboxMessage.kind == "invitation")
+        .order_by(OutboxMessage.id)).first()
     values = {"game_id": running.id, "player_id": ada.id, "number": 1,
               "message_id": invitation.id, "token_id": token.id, "request_id": otto.id,
               "token": "not-a-sign-in-link", "code": "de", "filename": "style.css",

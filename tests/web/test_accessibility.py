@@ -7,7 +7,8 @@ back with errors, "check your mail"). A new route is walked without a new
 line here as long as its path parameters are among ``World.values``. The test
 fails on any serious or critical WCAG 2.0-2.2 A/AA violation (2.2's
 ``wcag22aa`` tag brings the 24 px target size of 2.5.8) and prints the counts
-per page, ``serious+critical/all`` failing elements.
+per page, ``serious+critical/all`` failing elements (tests/conftest.py prints them
+at the end of the run).
 
 One browser; one context per identity, language and colour scheme, reused for
 every page and both widths, so the run stays short.
@@ -194,7 +195,7 @@ def live(tmp_path_factory):
         yield served
 
 
-def test_no_page_has_a_serious_or_critical_accessibility_violation(live, capsys):
+def test_no_page_has_a_serious_or_critical_accessibility_violation(live):
     app, base = live
     with app.app_context():
         world = World()
@@ -218,9 +219,7 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(live, capsys)
         db.session.remove()
     report = table(pages, results, version)
     (ROOT / "test-artifacts").mkdir(exist_ok=True)
-    (ROOT / "test-artifacts" / "accessibility.txt").write_text(report)
-    with capsys.disabled():
-        print("\n" + report)
+    (ROOT / "test-artifacts" / "accessibility.txt").write_text(report)  # printed at the end
     failures = [f"{name} at {width} px, {lang}, {scheme}: {detail}"
                 for (name, width, lang, scheme), found in results.items()
                 for detail in found.details]

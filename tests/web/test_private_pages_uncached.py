@@ -35,7 +35,7 @@ def values_for(game) -> dict:
     """Real ids of ``game`` for every path variable of a GET route."""
     ada = next(p for p in game.players if p.email == ADA)
     mail = db.session.scalars(select(OutboxMessage).where(
-        OutboxMessage.player_id == ada.id)).first()
+        OutboxMessage.player_id == ada.id).order_by(OutboxMessage.id)).first()
     token, _ = accounts.issue_api_token(player=ada)
     db.session.commit()
     return {"game_id": game.id, "player_id": ada.id, "number": 1, "message_id": mail.id,

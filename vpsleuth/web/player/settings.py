@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from zoneinfo import available_timezones
-
 from flask import flash, redirect, render_template, request, url_for
 
 from ...i18n import translate
 from ...models import Player
+from ...rules.schedule import zone_names
 from ...services import access, accounts, address, preferences
 from ...services.errors import Invalid, NotFound, ServiceError
 from ..inputs import whole_number
@@ -30,7 +29,7 @@ def _render(players: list[Player], *, status: int = 200, errors: dict | None = N
     page = render_template(
         "web/player/settings.html", players=players, tokens=tokens, errors=errors or {},
         new_token=new_token, values=values or {}, languages=LANGUAGE_NAMES,
-        zones=sorted(available_timezones()),
+        zones=zone_names(),
         names={p.id: p.game.name for p in players})
     return page, status, {"Cache-Control": "no-store"}
 
