@@ -25,6 +25,7 @@ def init_app(app: Flask) -> None:
 
     app.jinja_env.filters["decimal"] = decimal  # numbers in pages and mails, by locale
     app.jinja_env.globals["story_in_words"] = story_in_words  # the story page and mail alike
+    from . import legal  # noqa: F401  (its pages join the docs blueprint)
     from .auth import bp as auth_bp
     from .docs import bp as docs_bp
     from .health import bp as health_bp
@@ -42,6 +43,11 @@ def init_app(app: Flask) -> None:
     from .practice import bp as practice_bp
 
     app.register_blueprint(practice_bp)
+    from .archive import bp as archive_bp
+    from .leaderboard import bp as leaderboard_bp
+
+    app.register_blueprint(archive_bp)
+    app.register_blueprint(leaderboard_bp)
 
     @app.context_processor
     def page_globals():

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from ...i18n import N_, ntranslate, translate
 from ...schedule import Schedule, ScheduleError
+from ...services.names import former_name
 from ..dates import moment_text
 
 _REPR_FIELD = re.compile(r"(\w+)=(\([^)]*\)|[^,)]+)")
@@ -162,6 +163,14 @@ _SAYINGS = {
     "resolve_round": lambda w: [w.t("round {round}").format(round=w.data.get("round"))],
     "change_email": lambda w: [w.t("{player}: from {old} to {new}").format(
         player=w.data.get("player"), old=w.data.get("old"), new=w.data.get("new"))],
+    "player_left": lambda w: [w.t("a player left: the seat keeps its points as “{seat}”, "
+                                  "with no name or address").format(
+        seat=former_name(w.data.get("former"), w.lang))],
+    "set_public": lambda w: [w.t("public once it ends") if w.data.get("new")
+                             else w.t("private")],
+    "set_rated": lambda w: [w.onoff("new")],
+    "handed_over": lambda w: [w.t("to {name}").format(name=w.data.get("to"))],
+    "game_master_left": lambda w: [w.t("the game goes on without a game master")],
     "set_listing": lambda w: [
         (ntranslate(w.lang, "open to join, at most {n} player",
                     "open to join, at most {n} players",
