@@ -27,8 +27,7 @@ account_cli = click.Group("account", help="A person's data: export it, or delete
 @click.option("--check", is_flag=True,
               help="Only compare the stored ratings with a recomputation; exit 1 if they differ.")
 def rebuild(check: bool) -> None:
-    """Recompute every rating from the stored results of the rated games, in the order they
-    were rated, and store them; they must equal the stored values."""
+    """Recompute every rating from the stored results and store it; it must equal what was."""
     found = ratings.rebuild(write=not check)
     games_rated = len(ratings.rated_games())
     if not found:

@@ -96,11 +96,13 @@ def _number(value: float) -> str:
 
 def table(lang: str) -> str:
     """The facts as a Markdown table in ``lang`` (what, why, how long)."""
-    t = lambda text: translate(lang, text)  # noqa: E731
     numbers = {k: _number(v) for k, v in periods().items()}
-    rows = [f"| {t('What')} | {t('Why')} | {t('How long')} |", "|---|---|---|"]
+    head = (translate(lang, "What"), translate(lang, "Why"), translate(lang, "How long"))
+    rows = ["| " + " | ".join(head) + " |", "|---|---|---|"]
     for fact in FACTS:
         if fact.key == "operation":
             continue
-        rows.append(f"| {t(fact.what)} | {t(fact.why)} | {t(fact.kept).format(**numbers)} |")
+        cells = (translate(lang, fact.what), translate(lang, fact.why),
+                 translate(lang, fact.kept).format(**numbers))
+        rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)

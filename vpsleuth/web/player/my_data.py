@@ -14,12 +14,13 @@ import json
 
 from flask import Response, flash, redirect, render_template, request, url_for
 
-from ...i18n import translate
+from ...i18n import N_, translate
 from ...services import access, leaving, names, personal_data
 from ...services.errors import Invalid, ServiceError
 from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required, sign_out
 from . import bp
+from .settings import settings_page
 
 
 @bp.get("/settings/export")
@@ -41,15 +42,13 @@ def save_profile():
     """The display name across games and whether to appear on the leaderboard."""
     viewer, lang = current_viewer(), current_language()
     if viewer.player_id is not None:
-        flash(translate(lang, "Sign in with a link sent to your address to change what "
-                              "goes for all your games."), "error")
-        return redirect(url_for("player.settings") + "#profile"), 303
+        raise access.Forbidden(N_("sign in with a link sent to your address to change what "
+                                  "goes for all your games"))
     try:
         names.set_profile(viewer.email, display_name=request.form.get("display_name", ""),
                           hide_from_leaderboard="hide" in request.form)
     except Invalid as exc:
-        flash(exc.text(lang), "error")
-        return redirect(url_for("player.settings") + "#profile"), 303
+        return settings_page(status=400, errors={"profile": exc.text(lang)})
     flash(translate(lang, "Saved: your name in the archive and on the leaderboard."), "ok")
     return redirect(url_for("player.settings") + "#profile")
 

@@ -38,6 +38,11 @@ def _render(players: list[Player], *, status: int = 200, errors: dict | None = N
     return page, status, {"Cache-Control": "no-store"}
 
 
+def settings_page(*, status: int = 200, errors: dict | None = None):
+    """The settings page as it stands, with ``errors`` by block (another view's form)."""
+    return _render(_my_players(), status=status, errors=errors)
+
+
 @bp.get("/settings")
 @login_required
 def settings():
