@@ -22,7 +22,7 @@ from ..models import Game, Player, Profile
 from ..rules import GEMS, LOCATIONS
 from . import stories
 from .errors import Invalid, NotFound
-from .games import audit
+from .games import CONTROL, audit
 from .names import public_names
 from .reports import RoundReport, build_report, resolved_rounds
 
@@ -56,7 +56,8 @@ def listing(query: str = "", page: int = 1) -> tuple[list[Game], int]:
     for the game, else their profile's, else the name they played under unless it
     holds an address); never an address, never a name a player has replaced.
     """
-    query = query.strip()[:MAX_QUERY]
+    # No name holds a control character, and PostgreSQL text cannot hold NUL: drop them.
+    query = CONTROL.sub("", query).strip()[:MAX_QUERY]
     games = _listed()
     if query:
         like = _like(query)
