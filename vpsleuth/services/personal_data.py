@@ -32,6 +32,7 @@ from ..models import (
     InboundMessage,
     JoinRequest,
     LoginToken,
+    MailBody,
     OutboxMessage,
     Player,
     PlayerNotebook,
@@ -110,6 +111,15 @@ def _rows(model, *clauses) -> list:
         *model.__mapper__.primary_key)))
 
 
+def _mail(mail: OutboxMessage, email: str, ids: list[int]) -> dict:
+    """A mail as sent; one to somebody else that names the person (a join request to its
+    GM) with every other address in it replaced."""
+    row = {**dump(mail), "body_text": mail.body_text, "body_html": mail.body_html}
+    if mail.player_id in ids or mail.to_addr.lower() == email:
+        return row
+    return {k: redact(v, email) if isinstance(v, str) else v for k, v in row.items()}
+
+
 def export(viewer: Viewer, now: datetime | None = None) -> dict:
     """Everything stored about the viewer (see the module's docstring), as JSON-able data."""
     email = viewer.email
@@ -147,10 +157,13 @@ def export(viewer: Viewer, now: datetime | None = None) -> dict:
         "rate_event": _rows(RateEvent, RateEvent.key == limits.key_of(email)) if whole else [],
     }
     out = {name: [dump(r) for r in rows] for name, rows in tables.items()}
+    like = f"%{email}%"
+    naming = select(MailBody.id).where(or_(func.lower(MailBody.text).like(like),
+                                           func.lower(MailBody.html).like(like)))
     mails = _rows(OutboxMessage, OutboxMessage.player_id.in_(ids),
-                  by_address(OutboxMessage.to_addr))
-    out["outbox_message"] = [{**dump(m), "body_text": m.body_text, "body_html": m.body_html}
-                             for m in mails]
+                  by_address(OutboxMessage.to_addr),
+                  OutboxMessage.body_id.in_(naming) if whole else None)
+    out["outbox_message"] = [_mail(m, email, ids) for m in mails]
     out["audit_entry"] = [{**dump(a), "actor": redact(a.actor, email),
                            "detail": redact(a.detail, email)}
                           for a in audit_about(email, seats, whole)]
