@@ -232,7 +232,7 @@ def test_a_game_master_who_leaves_hands_the_games_on_or_leaves_them_to_run(world
     assert rows_holding(GAIL) == {}
 
 
-def test_a_deletion_while_a_turn_is_being_saved_leaves_no_trace_either_way(world, app):
+def test_a_turn_on_its_way_when_the_account_is_deleted_is_refused_and_leaves_no_trace(world, app):
     base, ids = world
     db.session.rollback()
     seat = db.session.scalars(select(Player).where(
