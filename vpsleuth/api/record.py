@@ -50,9 +50,8 @@ def delete_me():
     body = inputs.json_object({"confirm", "successor_id"}, {"confirm"})
     if body["confirm"] != "yes":
         raise BadInput("confirm", N_("must be yes: deleting an account cannot be undone"))
-    successor = body.get("successor_id")
-    if successor is not None:
-        successor = inputs.integer(successor, "successor_id", 1, inputs.MAX_ID)
+    successor = (inputs.integer(body["successor_id"], "successor_id", 1, inputs.MAX_ID)
+                 if "successor_id" in body else None)
     left = leaving.delete_account(viewer, successor_id=successor)
     return {"deleted": True, "withdrawn_from": left.withdrawn, "seats_kept": left.kept,
             "handed_over": left.handed_over, "without_game_master": left.without_gm}

@@ -119,8 +119,9 @@ Somebody asked for everything stored about them (services/personal_data.export).
 
 sender: the address. ``seats``: the Player rows the export covers. ``whole``: the
 whole account (False: one seat, for an invitation's session or a player token).
-A receiver returns ``{table name: [JSON-able rows]}`` of its own rows about them;
-it writes nothing. HOOK for issue 20 (board posts) and 21 (push subscriptions).""")
+A receiver returns ``{table name: [JSON-able rows]}`` of its own rows about them.
+In the transaction of the request that reads them; a receiver writes nothing.
+HOOK for issue 20 (board posts) and 21 (push subscriptions).""")
 
 # --- after the commit -----------------------------------------------------------------
 
