@@ -32,7 +32,7 @@ from datetime import datetime
 from functools import cache
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 
 from ..extensions import db
 from ..i18n import N_
@@ -173,24 +173,53 @@ def _change_key(c: RatingChange) -> tuple:
             c.sigma, c.ordinal, c.at)
 
 
-def rated_games() -> list[Game]:
-    """Every rated game, in the order it was rated (then by the end, for any not yet)."""
+def _all_seats(game_ids: list[int]) -> dict[int, list[Seat]]:
+    """``seats`` of many games at once: two queries, however many games."""
+    totals: dict[int, int] = {}
+    for start in range(0, len(game_ids), 500):
+        chunk = game_ids[start:start + 500]
+        totals.update(db.session.execute(
+            select(RoundResult.player_id, RoundResult.total)
+            .join(Round, Round.id == RoundResult.round_id)
+            .where(Round.game_id.in_(chunk)).order_by(Round.number)).all())
+    out: dict[int, list[Seat]] = {g: [] for g in game_ids}
+    for start in range(0, len(game_ids), 500):
+        for pid, game_id, email, bot, left in db.session.execute(
+                select(Player.id, Player.game_id, Player.email, Player.bot_level, Player.left_at)
+                .where(Player.game_id.in_(game_ids[start:start + 500])).order_by(Player.id)):
+            if bot is None and pid in totals:
+                out[game_id].append(Seat(pid, None if left is not None
+                                         else email.strip().lower(), totals[pid]))
+    return out
+
+
+def _rated() -> tuple[list[Game], dict[int, list[Seat]]]:
+    """Every rated game in the order it was rated (then by its end), with its seats."""
     first = dict(db.session.execute(select(RatingChange.game_id, func.min(RatingChange.id))
                                     .group_by(RatingChange.game_id)).all())
     found = db.session.scalars(select(Game).where(
         Game.rated, Game.state == "finished", Game.practice.is_(False))).all()
-    done = [g for g in found if counts(g)]
-    return sorted(done, key=lambda g: (first.get(g.id, float("inf")), g.finished_at, g.id))
+    every = _all_seats([g.id for g in found])
+    done = [g for g in found if len(every[g.id]) >= MIN_HUMANS]
+    done.sort(key=lambda g: (first.get(g.id, float("inf")), g.finished_at, g.id))
+    return done, every
+
+
+def rated_games() -> list[Game]:
+    """Every rated game, in the order it was rated (then by the end, for any not yet)."""
+    return _rated()[0]
 
 
 def recompute() -> Rebuilt:
-    """Every rating and history row again, from the stored results (nothing written)."""
+    """Every rating and history row again, from the stored results (nothing written but
+    the profiles of addresses that had none)."""
     state: dict[int, list] = {}
     changes = []
     default = (model().mu, model().sigma)
-    for game in rated_games():
-        game_seats = seats(game)
-        profiles = ensure_profiles({s.email for s in game_seats if s.email})
+    done, every = _rated()
+    profiles = ensure_profiles({s.email for g in done for s in every[g.id] if s.email})
+    for game in done:
+        game_seats = every[game.id]
         ids = [profiles[s.email].id if s.email else None for s in game_seats]
         before = [tuple(state[i][:2]) if i in state else default for i in ids]
         after = _apply(game_seats, before)
@@ -219,15 +248,15 @@ def store(done: Rebuilt) -> None:
     """Replace the stored ratings and history by ``done`` (the caller commits)."""
     db.session.execute(delete(RatingChange))
     db.session.execute(delete(Rating))
-    db.session.flush()
-    for game_id, player_id, pid, rank, mu0, sigma0, mu, sigma, ordinal, at in done.changes:
-        db.session.add(RatingChange(game_id=game_id, player_id=player_id, profile_id=pid,
-                                    rank=rank, mu_before=mu0, sigma_before=sigma0, mu=mu,
-                                    sigma=sigma, ordinal=ordinal, at=at))
-        db.session.flush()  # one at a time: the ids keep the order
-    for pid, (mu, sigma, ordinal, games, at) in done.ratings.items():
-        db.session.add(Rating(profile_id=pid, mu=mu, sigma=sigma, ordinal=ordinal, games=games,
-                              updated_at=at))
+    keys = ("game_id", "player_id", "profile_id", "rank", "mu_before", "sigma_before", "mu",
+            "sigma", "ordinal", "at")
+    for start in range(0, len(done.changes), 500):  # in order: the ids keep it
+        db.session.execute(insert(RatingChange), [dict(zip(keys, change, strict=True))
+                                                  for change in done.changes[start:start + 500]])
+    if done.ratings:
+        db.session.execute(insert(Rating), [
+            {"profile_id": pid, "mu": mu, "sigma": sigma, "ordinal": ordinal, "games": games,
+             "updated_at": at} for pid, (mu, sigma, ordinal, games, at) in done.ratings.items()])
     db.session.flush()
 
 
@@ -244,15 +273,18 @@ class Standing:
 
 def _latest_names(profile_ids: list[int], lang: str) -> dict[int, str]:
     """The public name of each profile's latest rated seat (where it chose no name)."""
-    names: dict[int, str] = {}
-    rows = db.session.execute(select(RatingChange.profile_id, RatingChange.player_id)
+    latest: dict[int, tuple[int, int]] = {}  # profile -> (game, seat)
+    rows = db.session.execute(select(RatingChange.profile_id, RatingChange.game_id,
+                                     RatingChange.player_id)
                               .where(RatingChange.profile_id.in_(profile_ids))
                               .order_by(RatingChange.id.desc())).all()
-    for pid, player_id in rows:
-        if pid not in names:
-            player = db.session.get(Player, player_id)
-            names[pid] = public_names(player.game, lang)[player.id]
-    return names
+    for pid, game_id, player_id in rows:
+        latest.setdefault(pid, (game_id, player_id))
+    by_game: dict[int, dict[int, str]] = {}  # one look at each game's names
+    for game_id, _ in latest.values():
+        if game_id not in by_game:
+            by_game[game_id] = public_names(db.session.get(Game, game_id), lang)
+    return {pid: by_game[game_id][player_id] for pid, (game_id, player_id) in latest.items()}
 
 
 def leaderboard(page: int = 1, per_page: int = 50, lang: str = "en"
