@@ -107,7 +107,7 @@ PATHS = {
     "/me/delete": {"post": op(
         "deleteMe", "Delete the account of a game master token's address (running games "
         "withdraw it; seats stay as former players); player tokens are refused",
-        "AccountDeleted", body="DeleteInput", errors=(400, 403), tag="my data")},
+        "AccountDeleted", body="DeleteInput", errors=(400, 403, 404), tag="my data")},
     "/ratings": {"get": op(
         "getLeaderboard", "The leaderboard: everyone rated, highest first (no token needed)",
         "Leaderboard", params=("Page",), errors=(400,), tag="ratings", public=True)},

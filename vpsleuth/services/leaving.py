@@ -56,7 +56,7 @@ from ..models import (
 )
 from . import events, limits, ratings
 from .access import Forbidden, Viewer
-from .errors import Invalid
+from .errors import Invalid, NotFound
 from .games import audit
 from .personal_data import seats_of
 
@@ -201,7 +201,8 @@ def delete_account(viewer: Viewer, *, successor_id: int | None = None,
     if successor_id is not None:
         successor = db.session.get(GameMaster, successor_id)
         if successor is None or successor is gm:
-            raise Invalid(N_("choose another game master of this site to take your games"))
+            raise NotFound(N_("no other game master {id} here to take your games"),
+                           id=successor_id)
     left = Left()
     seats = seats_of(viewer)
     for p in sorted(seats, key=lambda p: (p.game_id, p.id)):

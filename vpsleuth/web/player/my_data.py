@@ -84,7 +84,8 @@ def delete_account():
     try:
         leaving.delete_account(current_viewer(), successor_id=successor)
     except ServiceError as exc:
-        return _delete_page(403 if exc.code == "forbidden" else 400, exc.text(lang))
+        status = {"forbidden": 403, "not_found": 404}.get(exc.code, 400)
+        return _delete_page(status, exc.text(lang))
     sign_out()
     flash(translate(lang, "Your account is deleted. Your seats in finished games keep their "
                           "points as “former player”, with nothing that names you."), "ok")
