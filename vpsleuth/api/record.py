@@ -14,6 +14,7 @@ from __future__ import annotations
 from flask import request
 
 from ..i18n import N_
+from ..services import leaderboard as board
 from ..services import leaving, personal_data, ratings
 from ..services.access import Viewer
 from ..services.errors import NotFound
@@ -61,7 +62,7 @@ def delete_me():
 def leaderboard():
     """Everyone rated, highest ordinal first; ``page`` from 1 (50 a page). No token needed."""
     page = _page()
-    rows, total = ratings.leaderboard(page, PER_PAGE)
+    rows, total = board.leaderboard(page, PER_PAGE)
     return {"model": ratings.MODEL_NAME, "page": page, "per_page": PER_PAGE, "total": total,
             "players": [{"profile_id": r.profile_id, "name": r.name, "place": r.place,
                          "rating": r.ordinal, "games": r.games} for r in rows]}
@@ -78,7 +79,7 @@ def _page() -> int:
 @bp.get("/ratings/<int:profile_id>")
 def rating_history(profile_id: int):
     """One listed person's rating and its history, newest first. No token needed."""
-    found = ratings.person(profile_id) if profile_id <= inputs.MAX_ID else None
+    found = board.person(profile_id) if profile_id <= inputs.MAX_ID else None
     if found is None:
         raise NotFound(N_("nobody {id} on the leaderboard"), id=profile_id)
     standing, history = found

@@ -40,7 +40,7 @@ from ..models import Game, Player, Profile, Rating, RatingChange, Round, RoundRe
 from ..rules import competition_ranks
 from .errors import Invalid, WrongState
 from .games import audit
-from .names import ensure_profiles, public_names
+from .names import ensure_profiles
 
 MODEL_NAME = "OpenSkill Plackett-Luce"
 MIN_HUMANS = 3
@@ -100,7 +100,7 @@ def _apply(game_seats: list[Seat], before: list[tuple[float, float]]
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
-def _ordinal(mu: float, sigma: float) -> float:
+def ordinal_of(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
@@ -130,14 +130,14 @@ def rate_finished(game: Game, now: datetime) -> None:
         db.session.add(RatingChange(game_id=game.id, player_id=s.player_id,
                                     profile_id=profile_id, rank=rank, mu_before=mu0,
                                     sigma_before=sigma0, mu=mu, sigma=sigma,
-                                    ordinal=_ordinal(mu, sigma), at=now))
+                                    ordinal=ordinal_of(mu, sigma), at=now))
         if profile_id is None:
             continue
         row = stored.get(profile_id)
         if row is None:
             row = stored[profile_id] = Rating(profile_id=profile_id, games=0)
             db.session.add(row)
-        row.mu, row.sigma, row.ordinal = mu, sigma, _ordinal(mu, sigma)
+        row.mu, row.sigma, row.ordinal = mu, sigma, ordinal_of(mu, sigma)
         row.games, row.updated_at = (row.games or 0) + 1, now
     db.session.flush()
 
@@ -226,10 +226,10 @@ def recompute() -> Rebuilt:
         for s, pid, b, (mu, sigma), rank in zip(game_seats, ids, before, after,
                                                 _ranked(game_seats), strict=True):
             changes.append((game.id, s.player_id, pid, rank, b[0], b[1], mu, sigma,
-                            _ordinal(mu, sigma), game.finished_at))
+                            ordinal_of(mu, sigma), game.finished_at))
             if pid is not None:
                 games = state[pid][3] + 1 if pid in state else 1
-                state[pid] = [mu, sigma, _ordinal(mu, sigma), games, game.finished_at]
+                state[pid] = [mu, sigma, ordinal_of(mu, sigma), games, game.finished_at]
     return Rebuilt({pid: tuple(v) for pid, v in state.items()}, changes)
 
 
@@ -258,71 +258,3 @@ def store(done: Rebuilt) -> None:
             {"profile_id": pid, "mu": mu, "sigma": sigma, "ordinal": ordinal, "games": games,
              "updated_at": at} for pid, (mu, sigma, ordinal, games, at) in done.ratings.items()])
     db.session.flush()
-
-
-# --- reading ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Standing:
-    profile_id: int
-    name: str
-    ordinal: float
-    games: int
-    place: int
-
-
-def _latest_names(profile_ids: list[int], lang: str) -> dict[int, str]:
-    """The public name of each profile's latest rated seat (where it chose no name)."""
-    latest: dict[int, tuple[int, int]] = {}  # profile -> (game, seat)
-    rows = db.session.execute(select(RatingChange.profile_id, RatingChange.game_id,
-                                     RatingChange.player_id)
-                              .where(RatingChange.profile_id.in_(profile_ids))
-                              .order_by(RatingChange.id.desc())).all()
-    for pid, game_id, player_id in rows:
-        latest.setdefault(pid, (game_id, player_id))
-    by_game: dict[int, dict[int, str]] = {}  # one look at each game's names
-    for game_id, _ in latest.values():
-        if game_id not in by_game:
-            by_game[game_id] = public_names(db.session.get(Game, game_id), lang)
-    return {pid: by_game[game_id][player_id] for pid, (game_id, player_id) in latest.items()}
-
-
-def leaderboard(page: int = 1, per_page: int = 50, lang: str = "en"
-                ) -> tuple[list[Standing], int]:
-    """One page of the leaderboard (highest ordinal first) and how many are on it."""
-    listed = (select(Rating, Profile).join(Profile, Profile.id == Rating.profile_id)
-              .where(Profile.hide_from_leaderboard.is_(False)))
-    total = db.session.scalar(select(func.count()).select_from(listed.subquery()))
-    rows = db.session.execute(listed.order_by(Rating.ordinal.desc(), Profile.id)
-                              .offset((page - 1) * per_page).limit(per_page)).all()
-    fallback = _latest_names([p.id for _, p in rows if not p.display_name], lang)
-    first = (page - 1) * per_page + 1
-    return [Standing(p.id, p.display_name or fallback.get(p.id, "?"), r.ordinal, r.games,
-                     first + i) for i, (r, p) in enumerate(rows)], total
-
-
-def person(profile_id: int, lang: str = "en") -> tuple[Standing, list[dict]] | None:
-    """A listed person's rating and history (newest first); None if hidden or unknown."""
-    row = db.session.execute(select(Rating, Profile).join(
-        Profile, Profile.id == Rating.profile_id).where(
-        Rating.profile_id == profile_id, Profile.hide_from_leaderboard.is_(False))).first()
-    if row is None:
-        return None
-    rating, profile = row
-    above = db.session.scalar(select(func.count()).select_from(Rating).join(
-        Profile, Profile.id == Rating.profile_id).where(
-        Profile.hide_from_leaderboard.is_(False), Rating.ordinal > rating.ordinal))
-    name = profile.display_name or _latest_names([profile.id], lang).get(profile.id, "?")
-    history = []
-    for change in db.session.scalars(select(RatingChange).where(
-            RatingChange.profile_id == profile_id).order_by(RatingChange.id.desc())):
-        game = db.session.get(Game, change.game_id)
-        history.append({"game_id": game.id if game.public else None,
-                        "game": game.name if game.public else None, "at": change.at,
-                        "rank": change.rank,
-                        "players": db.session.scalar(select(func.count()).where(
-                            RatingChange.game_id == game.id)),
-                        "ordinal": change.ordinal,
-                        "change": change.ordinal - _ordinal(change.mu_before,
-                                                            change.sigma_before)})
-    return Standing(profile.id, name, rating.ordinal, rating.games, above + 1), history

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from ..services import ratings
+from ..services import leaderboard, ratings
 from .archive import MAX_PAGE, shared
 from .inputs import whole_number
 from .session import current_language
@@ -22,7 +22,7 @@ PER_PAGE = 50
 def index():
     """Everyone rated, highest first (the ordinal: mu - 3 sigma), paged."""
     page = whole_number(request.args, "page", 1, high=MAX_PAGE)
-    rows, total = ratings.leaderboard(page, PER_PAGE, current_language())
+    rows, total = leaderboard.leaderboard(page, PER_PAGE, current_language())
     pages = max(1, -(-total // PER_PAGE))
     return shared(render_template("web/leaderboard/index.html", rows=rows, total=total,
                                   page=page, pages=pages, model=ratings.MODEL_NAME))
@@ -31,7 +31,7 @@ def index():
 @bp.get("/<int:profile_id>")
 def person(profile_id: int):
     """One person's rating and its history, game by game (newest first)."""
-    found = ratings.person(profile_id, current_language())
+    found = leaderboard.person(profile_id, current_language())
     if found is None:
         abort(404)
     standing, history = found
