@@ -26,7 +26,7 @@ BUNDLED = {
     "templates": ["**/*"],
     "config": ["*.py"],
     "migrations": ["**/*"],
-    "docs": ["rulebook*.md", "help-mail*.md"],  # the pages of vpsleuth/web/docs.py
+    "docs": ["rulebook*.md", "help-mail*.md", "privacy-notice*.md"],  # web/docs.py, web/legal.py
 }
 
 

@@ -104,3 +104,19 @@ STORY_REPORT_WAIT_MINUTES = 5
 COSTLY_PER_MINUTE = 30  # story pages, practice turns (the round resolves, the bots choose)
 NOTEBOOK_PER_MINUTE = 60  # notebook saves (the sheet saves a moment after each change), sheets
 PRACTICE_PER_HOUR = 12  # new practice games (three may run at once)
+
+# What is kept about people, and for how long (docs/privacy.md argues each period).
+# Raw inbound mails and sent mails: kept while their game runs, then this many days after
+# it ends (mails of no game: after they came or went); the turns, results and audit log
+# stay. The retention job removes what is past its time; `vpsleuth check` counts it.
+RETAIN_INBOUND_DAYS = 30
+RETAIN_SENT_MAIL_DAYS = 30
+RETAIN_RATE_EVENTS_HOURS = 48  # counted requests (rate limits); never less than a day
+RETAIN_SIGN_IN_LINKS_DAYS = 7  # after a sign-in or invitation link has expired
+# The privacy notice (/privacy) and the imprint (/imprint): Markdown files the operator
+# writes, a translation beside each as NAME.de.md, NAME.es.md. Without PRIVACY_FILE the
+# service shows a notice generated from what it stores (docs/privacy-notice*.md), naming
+# PRIVACY_CONTACT (who runs the site and how to reach them) as the one responsible.
+PRIVACY_FILE = None
+IMPRINT_FILE = None
+PRIVACY_CONTACT = None

@@ -82,6 +82,13 @@ TABLE = {
                                                            "401   403   404   bad   404   403",
     "POST /games/{game_id}/join-requests/{request_id}/decline":
                                                            "401   403   404   bad   404   403",
+    # A person's data (issue 22): a player token's export holds its one seat; deleting an
+    # account takes a GM token (the body's unknown field refuses it here), never a player's.
+    "GET /me/export":                                      "401   ok    ok    ok    ok    ok",
+    "POST /me/delete":                                     "401   403   403   bad   bad   403",
+    # The ratings are public; nobody is rated yet.
+    "GET /ratings":                                        "ok    ok    ok    ok    ok    ok",
+    "GET /ratings/{profile_id}":                           "404   404   404   404   404   404",
 }
 # Routes of the API blueprint that openapi.json leaves out on purpose: any other path
 # under /api/v1 is a JSON 404 for everyone, token or not. (rule -> a path it matches)
@@ -127,7 +134,7 @@ def callers(app) -> tuple[dict, dict[str, str | None]]:
               "gm2": accounts.issue_api_token(game_master=otto)[1],
               "vera": accounts.issue_api_token(player=vera)[1]}
     return {"game_id": game.id, "player_id": ada.id, "number": 1,
-            "request_id": otto_asks.id}, tokens
+            "request_id": otto_asks.id, "profile_id": 1}, tokens
 
 
 def forbidden_words(who: str) -> set[str]:
@@ -135,7 +142,10 @@ def forbidden_words(who: str) -> set[str]:
     words = set()
     for game in db.session.scalars(select(Game)):
         if game.name not in MEMBER_OF[who]:
-            words |= {game.name} | {p.email for p in game.players}
+            # An open game's name (never its players) is known to every account: Otto asked
+            # to join game 1, and his data (GET /me/export) holds the mail that says so.
+            listed = game.open_to_join and who in ("gm1", "gm2")
+            words |= (set() if listed else {game.name}) | {p.email for p in game.players}
     return words - {EMAIL.get(who)}
 
 

@@ -24,7 +24,7 @@ from sqlalchemy import select
 from vpsleuth.api.inputs import MAX_ID
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, utcnow
-from vpsleuth.services import accounts, auth, games, heartbeat, lobby, notebook
+from vpsleuth.services import accounts, archive, auth, games, heartbeat, lobby, notebook
 from vpsleuth.services.access import viewer_for
 from vpsleuth.web.feeds import feed_token
 
@@ -78,6 +78,7 @@ def world(app) -> World:
     finished = make_game("Finished", gail, both, rounds=1)
     games.start_game(finished, seed=8)
     play_round(finished, {"Ada": "QUESTION A red\nTIP A RD1"})
+    archive.set_public(finished, True, actor=GAIL)  # the archive's pages are walked too
     setup = make_game("Setup", gail, [("Cy", "cy@example.org")])
     ada = running.players[0]
     notebook.save(ada, notes="my own notes")
@@ -90,7 +91,7 @@ def world(app) -> World:
     values = {"game_id": running.id, "player_id": ada.id, "number": 1,
               "message_id": invitation.id, "token_id": token.id, "request_id": otto.id,
               "token": "not-a-sign-in-link", "code": "de", "filename": "style.css",
-              "path": "no/such/thing"}
+              "path": "no/such/thing", "profile_id": 1}
     ids = [running.id, finished.id, setup.id]
     values["feed"] = feed_token(ada)
     heartbeat.record_heartbeat(utcnow())  # /healthz answers 200, so any 5xx is a fault

@@ -294,6 +294,40 @@ TREE = {'': ('group', 'Moderate play-by-mail games of VP-Sleuth.', []),
              '--salt (salt) text required',
              '--commitment (commitment) text required help=The SHA-256 published at the start.'])}
 
+# Issue 22 (the community's record): commands added, none of the above changed.
+TREE.update({'account': ('group', "A person's data: export it, or delete the account.", []),
+             'account delete': ('command',
+                                'Delete the account of EMAIL: seats stay as former players, '
+                                'nothing names them.',
+                                ['EMAIL text required',
+                                 '--successor (successor) text help=Address of another game '
+                                 "master, who takes EMAIL's games that have not ended (without "
+                                 'one they go on without a game master).',
+                                 '--yes (yes) boolean flag help=Confirm: this cannot be '
+                                 'undone.']),
+             'account export': ('command',
+                                'Print everything stored about EMAIL as JSON (as the settings '
+                                'page gives it).',
+                                ['EMAIL text required']),
+             'game hand-over': ('command',
+                                'Make the game master account of EMAIL the game master of GAME '
+                                '(audited).',
+                                ['GAME text required', 'EMAIL text required']),
+             'game record': ('command',
+                             'Whether GAME goes to the public archive and counts for the '
+                             'ratings.',
+                             ['GAME text required',
+                              '--public/--private (public) boolean flag help=Show the game in '
+                              'the public archive once it ends, or not.',
+                              '--rated/--not-rated (rated) boolean flag help=Count the game '
+                              'for the ratings (only before it starts).']),
+             'ratings': ('group', "The players' ratings (OpenSkill Plackett-Luce).", []),
+             'ratings rebuild': ('command',
+                                 'Recompute every rating from the stored results and store it; '
+                                 'it must equal what was.',
+                                 ['--check (check) boolean flag help=Only compare the stored '
+                                  'ratings with a recomputation; exit 1 if they differ.'])})
+
 
 def test_every_command_path_option_and_help_is_as_recorded():
     found = tree()

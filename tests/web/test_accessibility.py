@@ -32,7 +32,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
 from vpsleuth.rules.schedule import weekly
-from vpsleuth.services import accounts, auth, games, lobby, resolution, stories, turns
+from vpsleuth.services import accounts, archive, auth, games, lobby, resolution, stories, turns
 from vpsleuth.services.access import viewer_for
 
 WIDTHS = {"360": {"width": 360, "height": 800}, "1280": {"width": 1280, "height": 900}}
@@ -43,7 +43,8 @@ PLAYERS = {"Ada": ADA, "Ben": "ben@example.org", "Cleo": "cleo@example.org"}
 NOT_PAGES = {"/static/<path:filename>", "/healthz", "/lang/<code>",
              "/games/<int:game_id>/feed.atom", "/games/<int:game_id>/calendar.ics",
              "/games/<int:game_id>/rounds/<int:number>.txt",
-             "/games/<int:game_id>/story/state"}
+             "/games/<int:game_id>/story/state",
+             "/settings/export"}  # a JSON file to download, not a page
 
 
 def schemes(lang: str) -> tuple[str, ...]:
@@ -92,8 +93,10 @@ class World:
         mail = db.session.scalars(select(OutboxMessage).where(
             OutboxMessage.game_id == self.running.id).order_by(OutboxMessage.id)).first()
         token, _ = accounts.issue_api_token(game_master=gail, label="sheet")
+        archive.set_public(self.ended, True, actor=GM)  # the archive shows it (issue 22)
         self.values = {"game_id": self.running.id, "number": 1, "message_id": mail.id,
-                       "token_id": token.id, "token": "not-a-link", "player_id": ada.id}
+                       "token_id": token.id, "token": "not-a-link", "player_id": ada.id,
+                       "profile_id": 1}
         db.session.commit()
 
     @staticmethod
@@ -168,6 +171,11 @@ def visits(app, world: World) -> list[Visit]:
         Visit("open game, ask to join", "player", f"/games/open/{world.beryl.id}"),
         Visit("open game, request refused", "player", f"/games/open/{world.beryl.id}",
               submit("#send-join-request", {"#join-name": "Ben"})),
+        Visit("archive, a game", "anon", f"/archive/{ended}"),
+        Visit("archive, its story", "anon", f"/archive/{ended}/story"),
+        Visit("archive, a round report", "anon", f"/archive/{ended}/rounds/1"),
+        Visit("archive, replay", "anon", f"/archive/{ended}/replay/1"),
+        Visit("archive, the deal revealed", "anon", f"/archive/{ended}/replay/2"),
         Visit("error 404", "player", "/games/999999"),
         Visit("error 403", "player", "/gm/"),
         Visit("error 404, signed out", "anon", "/no-such-page"),

@@ -87,16 +87,19 @@ def test_every_mail_text_ends_with_the_rules_and_the_help_in_its_language():
                 f"{template.relative_to(ROOT)} lacks the footer")
 
 
-@pytest.mark.parametrize("lang,words,help_words", [
-    ("en", "the rules", "How to play by mail"), ("de", "die Spielregeln", "Per Mail spielen"),
-    ("es", "las reglas", "Cómo jugar por correo")])
-def test_a_mail_links_the_rules_and_the_help_in_text_and_html(app, lang, words, help_words):
+@pytest.mark.parametrize("lang,words,help_words,privacy", [
+    ("en", "the rules", "How to play by mail", "Privacy"),
+    ("de", "die Spielregeln", "Per Mail spielen", "Datenschutz"),
+    ("es", "las reglas", "Cómo jugar por correo", "Privacidad")])
+def test_a_mail_links_the_rules_and_the_help_in_text_and_html(app, lang, words, help_words,
+                                                              privacy):
     app.config["BASE_URL"] = "https://sleuth.test"
     with app.test_request_context():
         _, text, html = render.render("sign_in", lang, link="https://sleuth.test/signin/x")
     assert text.endswith(f"\n\n-- \nVP-Sleuth · {words}: https://sleuth.test/rules\n"
                          f"{help_words}: "
-                         "https://sleuth.test/help/mail")
+                         "https://sleuth.test/help/mail\n"
+                         f"{privacy}: https://sleuth.test/privacy")
     assert 'href="https://sleuth.test/rules"' in html
     assert 'href="https://sleuth.test/help/mail"' in html
 

@@ -40,7 +40,7 @@ def values_for(game) -> dict:
     db.session.commit()
     return {"game_id": game.id, "player_id": ada.id, "number": 1, "message_id": mail.id,
             "token_id": token.id, "token": "not-a-link", "code": "en",
-            "filename": "style.css", "path": "no/such/thing"}
+            "filename": "style.css", "path": "no/such/thing", "profile_id": 1}
 
 
 def get_rules(app, api: bool):

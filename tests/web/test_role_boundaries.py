@@ -47,7 +47,8 @@ EMAIL = {"p1": ADA, "p2": CY, "gm1": GAIL, "gm2": OTTO, "inv1": VERA}
 # status itself. Rows are "METHOD rule" with <g> <p> <n> <mail> <tok> short for the
 # rule's int parameters (SHORT), and an optional query filled like the path.
 SHORT = {"<g>": "<int:game_id>", "<p>": "<int:player_id>", "<n>": "<int:number>",
-         "<mail>": "<int:message_id>", "<tok>": "<int:token_id>", "<req>": "<int:request_id>"}
+         "<mail>": "<int:message_id>", "<tok>": "<int:token_id>", "<req>": "<int:request_id>",
+         "<profile>": "<int:profile_id>"}
 TABLE = {
     #                                                    anon  p1    p2    gm1   gm2   inv1
     "GET /":                                            "ok    ok    ok    ok    ok    ok",
@@ -130,6 +131,29 @@ TABLE = {
     "GET /gm/tokens":                                   "login 403   403   ok    ok    403",
     "POST /gm/tokens":                                  "login 403   403   bad   bad   403",
     "POST /gm/tokens/<tok>/revoke":                     "login 403   403   ok    404   403",
+    # The community's record (issue 22): the archive and the leaderboard are for anyone;
+    # game 1 is private and running, so it is not in the archive for anybody, its own
+    # players and GM included; nobody is rated yet. No imprint file is set.
+    "GET /archive":                                     "ok    ok    ok    ok    ok    ok",
+    "GET /archive/<g>":                                 "404   404   404   404   404   404",
+    "GET /archive/<g>/rounds/<n>":                      "404   404   404   404   404   404",
+    "GET /archive/<g>/story":                           "404   404   404   404   404   404",
+    "GET /archive/<g>/replay/<n>":                      "404   404   404   404   404   404",
+    "GET /leaderboard":                                 "ok    ok    ok    ok    ok    ok",
+    "GET /leaderboard/<profile>":                       "404   404   404   404   404   404",
+    "GET /privacy":                                     "ok    ok    ok    ok    ok    ok",
+    "GET /imprint":                                     "404   404   404   404   404   404",
+    # A person's data: the download covers what the session may see (an invitation's: its
+    # one game); deleting the account and the names across games need a session of one's
+    # own. The forms below are refused (no confirmation, an address as a name).
+    "GET /settings/export":                             "login ok    ok    ok    ok    ok",
+    "GET /settings/delete":                             "login ok    ok    ok    ok    ok",
+    "POST /settings/delete":                            "login bad   bad   bad   bad   bad",
+    "POST /settings/profile":                           "login bad   bad   bad   bad   403",
+    # The GM's choices: the archive at any time (saving "private" again changes nothing),
+    # the ratings only before the start (game 1 runs).
+    "POST /gm/games/<g>/public":                        "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/rated":                         "login 404   404   409   404   404",
 }
 # Form data for POSTs (besides the CSRF token); the rest send none.
 FORMS = {
@@ -137,6 +161,7 @@ FORMS = {
     "POST /gm/tokens": {"label": "x" * 81},  # too long a label
     "POST /gm/games/<g>/listing": {"open_to_join": "y", "max_players": "many"},
     "POST /gm/games/<g>/requests/<req>/accept": {"name": "Ada"},  # a name taken
+    "POST /settings/profile": {"display_name": "me@example.org"},  # never an address
 }
 # Authorised calls that do change things (even with an empty form): run last, in table
 # order, and left out of the "nothing changed" check.
@@ -220,7 +245,7 @@ class World:
             "message_id": ada_mail.id, "token_id": gail_token.id, "ada_id": self.ada.id,
             "ada_feed": feed_token(self.ada), "cy_feed": feed_token(other.players[0]),
             "token": "not-a-sign-in-link", "code": "en", "filename": "style.css",
-            "request_id": otto_asks.id,
+            "request_id": otto_asks.id, "profile_id": 1,
         }
         db.session.commit()
 

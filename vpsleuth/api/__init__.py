@@ -29,4 +29,15 @@ def init_app(app: Flask) -> None:
 
 
 # The routes register themselves on bp when imported; they import bp and PREFIX from here.
-from . import auth, errors, games, gm, lobby, notebook, openapi, story, turns  # noqa: E402, F401
+from . import (  # noqa: E402, F401
+    auth,
+    errors,
+    games,
+    gm,
+    lobby,
+    notebook,
+    openapi,
+    record,
+    story,
+    turns,
+)

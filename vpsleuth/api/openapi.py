@@ -7,6 +7,7 @@ from functools import cache
 
 from . import PREFIX, bp
 from .spec_paths import PARAMETERS, PATHS, RESPONSES
+from .spec_record import RECORD_SCHEMAS
 from .spec_schemas import SCHEMAS
 from .spec_story import STORY_SCHEMAS
 
@@ -33,13 +34,14 @@ def document() -> dict:
         "servers": [{"url": PREFIX}],
         "security": [{"bearerAuth": []}],
         "tags": [{"name": "meta"}, {"name": "games"}, {"name": "turns"},
-                 {"name": "notebook"}, {"name": "game master"}, {"name": "open games"}],
+                 {"name": "notebook"}, {"name": "game master"}, {"name": "open games"},
+                 {"name": "my data"}, {"name": "ratings"}],
         "paths": PATHS,
         "components": {
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer", "bearerFormat": "vps_<random>",
                 "description": "a player's or game master's API token"}},
-            "schemas": {**SCHEMAS, **STORY_SCHEMAS},
+            "schemas": {**SCHEMAS, **STORY_SCHEMAS, **RECORD_SCHEMAS},
             "parameters": PARAMETERS,
             "responses": RESPONSES,
         },

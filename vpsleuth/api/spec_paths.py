@@ -49,6 +49,10 @@ PARAMETERS = {
     "PlayerId": _param("player_id", "the player's id (see the game's players)"),
     "RoundNumber": _param("number", "the round's number, from 1"),
     "RequestId": _param("request_id", "the request's id (see the game's join requests)"),
+    "ProfileId": _param("profile_id", "a person's id on the leaderboard"),
+    "Page": {"name": "page", "in": "query", "required": False,
+             "description": "the page, from 1 (50 a page)",
+             "schema": {"type": "integer", "minimum": 1, "maximum": 10000}},
     "Lang": {"name": "lang", "in": "query", "required": False,
              "description": "language of question texts (default: the game's)",
              "schema": {"type": "string", "enum": list(LANGUAGES)}},
@@ -97,6 +101,19 @@ PATHS = {
                               "content": {"application/json": {"schema": {"type": "object"}}}}},
     }},
     "/me": {"get": op("me", "Who the token belongs to", "Me", tag="meta")},
+    "/me/export": {"get": op(
+        "exportMe", "Everything stored about the caller, table by table (a player token: "
+        "its one seat)", "PersonalData", tag="my data")},
+    "/me/delete": {"post": op(
+        "deleteMe", "Delete the account of a game master token's address (running games "
+        "withdraw it; seats stay as former players); player tokens are refused",
+        "AccountDeleted", body="DeleteInput", errors=(400, 403, 404), tag="my data")},
+    "/ratings": {"get": op(
+        "getLeaderboard", "The leaderboard: everyone rated, highest first (no token needed)",
+        "Leaderboard", params=("Page",), errors=(400,), tag="ratings", public=True)},
+    "/ratings/{profile_id}": {"get": op(
+        "getRatingHistory", "One person's rating and history, game by game (no token needed)",
+        "RatingHistory", params=("ProfileId",), errors=(404,), tag="ratings", public=True)},
     "/games": {
         "get": op("listGames", "Games the caller plays in or runs (a player token: its game)",
                   "GameList"),

@@ -32,8 +32,12 @@ STORY_SCHEMAS: dict[str, dict] = {
         "certain": {**INT, "description": "gems whose place the record proves"},
         "newly_certain": array(GEM),
         "questions": array(ref("StoryQuestion")),
+        "possible": {"type": "object", "propertyNames": GEM,
+                     "additionalProperties": {"type": "string", "pattern": "^[A-GX]*$"},
+                     "description": "each gem's possible places after the round (stories "
+                                    "told before this was kept lack it)"},
         "best": nullable(ref("StoryBestQuestion")),
-    }),
+    }, optional=("possible",)),
     "StoryQuestion": obj({
         "question": CODES, "text": STRING, "asked_by": nullable(STRING), "answer": INT,
         "revealed_bits": nullable({**BITS, "description": "log2 1/P(answer), before the "

@@ -23,6 +23,7 @@ from . import (
     gm,
     mail,
     player,
+    record,
     scheduler,
     translations,
     turn,
@@ -33,7 +34,7 @@ COMMANDS = (
     game.game_cli, player.player_cli, turn.turn_cli, gm.gm_cli, bots.bot_cli,
     bots.practice_cli, engine.analyse, demo.demo, verify.verify, mail.mail_cli,
     scheduler.scheduler_command, scheduler.serve_command, check.check,
-    translations.translations_cli,
+    translations.translations_cli, record.ratings_cli, record.account_cli,
 )
 
 

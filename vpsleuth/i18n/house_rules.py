@@ -35,6 +35,21 @@ class GameRules(Protocol):
     after_early: str
     deduction_aid: bool
     schedule: dict  # Schedule.to_json()
+    # public (the archive) and rated (the ratings): read with getattr, False if absent
+
+
+def record(game: GameRules, lang: str) -> list[str]:
+    """Whether the game goes to the public archive and counts for the ratings, as sentences."""
+    public = translate(lang, "When it ends, this game is shown in the public archive: anyone "
+                             "can read its reports, its story and a replay, with the players "
+                             "under their display names, never an address.") \
+        if getattr(game, "public", False) else translate(
+            lang, "This game stays private: only its players and its game master read it.")
+    rated = translate(lang, "This game counts for the ratings, if at least three people "
+                            "play it to the end (bots do not count).") \
+        if getattr(game, "rated", False) else translate(
+            lang, "This game does not count for the ratings.")
+    return [public, rated]
 
 
 def signed(number: int) -> str:
@@ -137,7 +152,7 @@ def summary(game: GameRules, lang: str) -> list[str]:
     rules = game.ruleset
     return [rounds(rules, lang), scoring(rules, lang), bonus(rules, lang),
             round_end(rules.early_resolution, game.after_early, lang),
-            aid(game.deduction_aid, lang)]
+            aid(game.deduction_aid, lang), *record(game, lang)]
 
 
 @dataclass(frozen=True)
@@ -206,5 +221,10 @@ def table(game: GameRules, lang: str) -> list[HouseRule]:
         HouseRule("deadlines", t("Deadlines"), _deadlines_cell(schedule, lang),
                   _interval(STANDARD_EVERY_DAYS, lang)),
         HouseRule("aid", t("Deduction aid"), game_aid, standard_aid),
+        HouseRule("public", t("Public archive"),
+                  t("public once it ends") if getattr(game, "public", False) else t("private"),
+                  t("private")),
+        HouseRule("rated", t("Rated"), t("yes") if getattr(game, "rated", False) else t("no"),
+                  t("no")),
     ]
 

@@ -18,7 +18,16 @@ from flask import Flask
 from ..mail import outbox
 from ..mail.inbound import imap
 from ..models import utcnow
-from ..services import bots, heartbeat, limits, reminders, resolution, sessions, stories
+from ..services import (
+    bots,
+    heartbeat,
+    limits,
+    reminders,
+    resolution,
+    retention,
+    sessions,
+    stories,
+)
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +97,21 @@ def forget_old(app: Flask, now: datetime | None = None) -> int:
     """Delete counted requests and ended sessions no limit or person needs any more."""
     with app.app_context():
         now = now or utcnow()
-        return limits.forget_before(now - timedelta(days=2)) + sessions.forget_before(
+        counted = max(timedelta(hours=retention.setting("RETAIN_RATE_EVENTS_HOURS")),
+                      retention.RATE_WINDOW)
+        return limits.forget_before(now - counted) + sessions.forget_before(
             now - timedelta(days=2))
+
+
+def keep_no_longer(app: Flask, now: datetime | None = None) -> dict[str, int]:
+    """Remove raw and sent mails, counted requests and sign-in links past their time
+    (services/retention.py; the periods and why: docs/privacy.md)."""
+    with app.app_context():
+        removed = retention.apply(now)
+        if any(removed.values()):
+            log.info("retention removed %s", ", ".join(f"{n} {kind}" for kind, n in
+                                                      removed.items() if n))
+        return removed
 
 
 def play_bots(app: Flask, now: datetime | None = None) -> int:
@@ -132,6 +154,8 @@ JOBS: tuple[Job, ...] = (
     Job("heartbeat", beat, "Record that the scheduler is alive"),
     Job("forget-old", forget_old, "Delete old rate counts and ended sessions", ticks=120),
     Job("play-bots", play_bots, "Send the turns computer players still owe", ticks=2),
+    Job("retention", keep_no_longer, "Remove mails and counts kept past their time",
+        ticks=120),
 )
 
 

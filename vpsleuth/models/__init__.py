@@ -5,6 +5,7 @@ from .game import AuditEntry, Game, GameSecret, Player, Round
 from .lobby import JoinRequest
 from .mail import InboundMessage, MailBody, OutboxMessage, ReminderSent, SchedulerState
 from .notebook import PlayerNotebook
+from .record import Profile, Rating, RatingChange
 from .story import GameStory
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
 from .types import UTCDateTime, VerbatimText, utcnow
@@ -14,7 +15,7 @@ __all__ = [
     "InboundMessage",
     "JoinRequest", "LoginToken", "MailBody", "OutboxMessage", "Player", "RateEvent",
     "ReminderSent", "Round",
-    "PlayerNotebook",
+    "PlayerNotebook", "Profile", "Rating", "RatingChange",
     "RoundResult", "SchedulerState", "StandingQuestion", "StandingTip", "TurnVersion",
     "UTCDateTime", "VerbatimText", "WebSession", "utcnow",
 ]

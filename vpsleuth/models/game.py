@@ -48,6 +48,10 @@ class Game(db.Model):
     deduction_aid: Mapped[bool] = mapped_column(default=False, server_default=false())
     # One human against bots (services/practice.py): never listed, resolves on the human's turn.
     practice: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The archive (issue 22): readable by anyone once finished; the GM sets it at any time.
+    public: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # House rule: counts for the ratings (services/ratings.py); fixed when the game starts.
+    rated: Mapped[bool] = mapped_column(default=False, server_default=false())
     # published at the start; the distribution itself lives in GameSecret
     commitment: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -138,6 +142,12 @@ class Player(db.Model):
     key_generation: Mapped[int] = mapped_column(default=0, server_default="0")
     # A computer player (easy, medium, hard; bots/): no mailbox, plays from the public record.
     bot_level: Mapped[str | None] = mapped_column(String(8))
+    # The name the archive shows for this seat, chosen by the player (services/names.py).
+    display_name: Mapped[str | None] = mapped_column(String(40))
+    # Set when the person deleted their account (services/leaving.py): the seat keeps its
+    # points as "former player N" (former_number), with no name, address, notebook or mail.
+    left_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    former_number: Mapped[int | None] = mapped_column(Integer)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

@@ -19,6 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..extensions import db
+from . import retention
 from .links import base_url, configured
 
 Finding = tuple[str, str]
@@ -128,9 +129,58 @@ def check_base_url() -> list[Finding]:
     return [("ok", f"links in mails point to {url}")]
 
 
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]", ".invalid", ".test", ".local", ".example")
+
+
+def _public() -> bool:
+    """Whether BASE_URL is an address strangers reach (not this machine, not a test name)."""
+    if not configured():
+        return False
+    host = (current_app.config.get("BASE_URL") or "").split("//", 1)[-1].split("/", 1)[0]
+    host = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    return not any(host == h or host.endswith(h) for h in LOCAL_HOSTS)
+
+
+def check_privacy() -> list[Finding]:
+    """The privacy notice and the imprint: files that exist, and both where strangers come."""
+    cfg, found = current_app.config, []
+    for setting in ("PRIVACY_FILE", "IMPRINT_FILE"):
+        path = cfg.get(setting)
+        if path and not os.path.isfile(path):
+            found.append(("error", f"{setting} names {path}, which is not a file: /privacy and "
+                          "/imprint read it (Markdown)"))
+    if not _public():
+        return found or [("ok", "BASE_URL is not public: no privacy notice or imprint is "
+                          "needed here (set PRIVACY_FILE and IMPRINT_FILE before going public)")]
+    if not cfg.get("PRIVACY_FILE"):
+        found.append(("warning", "BASE_URL is public but there is no PRIVACY_FILE: /privacy "
+                      "shows the notice generated from what the service stores; write your "
+                      "own from it (docs/privacy.md) and set VPSLEUTH_PRIVACY_FILE"
+                      + ("" if cfg.get("PRIVACY_CONTACT") else
+                         ", or at least VPSLEUTH_PRIVACY_CONTACT (who is responsible)")))
+    if not cfg.get("IMPRINT_FILE"):
+        found.append(("warning", "BASE_URL is public but there is no IMPRINT_FILE: a site "
+                      "run from Germany must name its operator (an imprint); set "
+                      "VPSLEUTH_IMPRINT_FILE to a Markdown file"))
+    return found or [("ok", "the privacy notice and the imprint are the operator's own files")]
+
+
+def check_retention() -> list[Finding]:
+    """What the retention job would remove now (docs/privacy.md: how long, and why)."""
+    try:
+        due = retention.pending()
+    except SQLAlchemyError:  # the database check says what is wrong with it
+        db.session.rollback()
+        return []
+    if not any(due.values()):
+        return [("ok", "retention: nothing is kept past its time")]
+    listed = ", ".join(f"{n} {kind}" for kind, n in due.items() if n)
+    return [("ok", f"retention: the retention job would remove now {listed}")]
+
+
 CHECKS: list[Callable[[], list[Finding]]] = [
     check_secret_key, check_database, check_base_url, check_mail_domain, check_smtp,
-    check_imap,
+    check_imap, check_privacy, check_retention,
 ]
 
 

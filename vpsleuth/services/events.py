@@ -105,6 +105,24 @@ sender: the Player. ``round_``: the open Round. ``hours``: the hours left, as
 the reminder says them. In the transaction that records the ReminderSent row,
 whose unique constraint lets one scheduler of many send it.""")
 
+person_leaving = _signals.signal("person-leaving", doc="""\
+A person deletes their account (services/leaving.py): every row about them goes.
+
+sender: the address (lower case). ``seats``: the Player rows it held (about to
+become "former player N": name and address still readable). ``whole``: always
+True (the account, every seat). In the transaction that deletes the rest; a
+receiver deletes or anonymises its own rows about the person and must not commit.
+HOOK for issue 20 (the game board's posts) and 21 (push subscriptions).""")
+
+personal_data_asked = _signals.signal("personal-data-asked", doc="""\
+Somebody asked for everything stored about them (services/personal_data.export).
+
+sender: the address. ``seats``: the Player rows the export covers. ``whole``: the
+whole account (False: one seat, for an invitation's session or a player token).
+A receiver returns ``{table name: [JSON-able rows]}`` of its own rows about them.
+In the transaction of the request that reads them; a receiver writes nothing.
+HOOK for issue 20 (board posts) and 21 (push subscriptions).""")
+
 # --- after the commit -----------------------------------------------------------------
 
 after_round_opened = _signals.signal("after-round-opened", doc="""\

@@ -44,6 +44,16 @@ def _key(key: str) -> str:
     return hmac.new(secret, key.strip().lower().encode(), hashlib.sha256).hexdigest()
 
 
+def key_of(key: str) -> str:
+    """The stored form of ``key`` (an address, a client): to find its rows, never to read it."""
+    return _key(key)
+
+
+def forget_key(key: str) -> int:
+    """Delete every counted event of ``key`` (a person who leaves); the caller commits."""
+    return db.session.execute(delete(RateEvent).where(RateEvent.key == _key(key))).rowcount
+
+
 def count(bucket: str, key: str, window: timedelta, now: datetime | None = None) -> int:
     """How many events of ``bucket`` for ``key`` fell within the past ``window``."""
     now = now or utcnow()

@@ -15,6 +15,7 @@ from ..i18n.dates import deadline_text
 from ..models import Game, Player, Round, RoundResult, StandingQuestion
 from ..rules import Question
 from .errors import NotFound
+from .names import former_name, public_names
 
 
 @dataclass(frozen=True)
@@ -70,13 +71,18 @@ def resolved_rounds(game: Game) -> list[Round]:
     return [r for r in game.rounds_ if r.state == "resolved"]
 
 
-def build_report(game: Game, number: int | None = None, lang: str = "en") -> RoundReport:
-    """The report of round ``number`` (default: the latest resolved round)."""
-    return build_reports(game, number, (lang,))[lang]
+def build_report(game: Game, number: int | None = None, lang: str = "en", *,
+                 public: bool = False) -> RoundReport:
+    """The report of round ``number`` (default: the latest resolved round).
+
+    ``public``: players by their public names (the archive: services/names.py).
+    """
+    return build_reports(game, number, (lang,), public=public)[lang]
 
 
 def build_reports(game: Game, number: int | None = None,
-                  langs: Iterable[str] = ("en",)) -> dict[str, RoundReport]:
+                  langs: Iterable[str] = ("en",), *, public: bool = False,
+                  ) -> dict[str, RoundReport]:
     """The report of one round in each of ``langs``, reading the database once for all."""
     done = resolved_rounds(game)
     if not done:
@@ -101,7 +107,7 @@ def build_reports(game: Game, number: int | None = None,
     early = _closed_early(game, round_, [r.submitted for r in results])
     reports = {}
     for lang in langs:
-        names = player_names(game, lang)
+        names = public_names(game, lang) if public else player_names(game, lang)
         questions = []
         worded: dict[str, tuple[str, str, str]] = {}  # many players ask the same question
         for player_id, codes, answer in asked:
@@ -139,9 +145,11 @@ def _closed_early(game: Game, round_: Round, submitted: list[bool]) -> str | Non
 
 
 def player_names(game: Game, lang: str = "en") -> dict[int, str]:
-    """Each player's name as reports show it: a computer player marked "(bot)"."""
+    """Each player's name as reports show it: a computer player marked "(bot)", a seat
+    whose person left as "former player N"."""
     bot = translate(lang, "bot")
-    return {p.id: f"{p.name} ({bot})" if p.is_bot else p.name for p in game.players}
+    return {p.id: former_name(p.former_number, lang) if p.left_at is not None
+            else f"{p.name} ({bot})" if p.is_bot else p.name for p in game.players}
 
 
 def _history(game: Game, rounds: list[Round]) -> dict:

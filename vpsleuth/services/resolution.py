@@ -13,7 +13,7 @@ from ..i18n import N_
 from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..rules.schedule import Schedule
-from . import events, stories
+from . import events, ratings, stories
 from .errors import WrongState
 from .games import audit
 
@@ -64,6 +64,7 @@ def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "syst
     told = bool(following is None and current_app.config.get("STORY_IN_FINAL_REPORT"))
     if following is None:  # the game ended: its story is told by a job, once
         stories.request(game, final_report=told, now=now)
+        ratings.rate_finished(game, now)  # with the end, or not at all
     # When told, the final report waits for the story (services/stories.py: story_told).
     events.round_resolved.send(game, round_=round_, ended=following is None,
                                report_waits=told)

@@ -94,6 +94,21 @@ def current(game: Game, now: datetime | None = None) -> tuple[str, dict | None]:
     return row.state, None
 
 
+def current_with_places(game: Game, now: datetime | None = None) -> tuple[str, dict | None]:
+    """As ``current``; a story stored before it kept each round's possible places (the
+    replay reads them) is told again, once, by the job (never a final report again)."""
+    state, told = current(game, now)
+    if told is not None and told["rounds"] and "possible" not in told["rounds"][0]:
+        row = find(game)
+        db.session.execute(update(GameStory).where(
+            GameStory.id == row.id, GameStory.state == "ready")
+            .values(state="queued", attempts=0, final_report=False, requested_at=now or utcnow())
+            .execution_options(synchronize_session=False))
+        db.session.commit()
+        return "queued", None
+    return state, told
+
+
 def tell_queued(now: datetime | None = None, limit: int = 10) -> list[int]:
     """The job: tell up to ``limit`` queued stories, one at a time; returns the game ids."""
     now = now or utcnow()

@@ -32,7 +32,7 @@ from ..engine import (
     possible_places,
 )
 from ..models import Game
-from ..rules import GEM_BY_CODE, GEMS, Gem, Question
+from ..rules import GEM_BY_CODE, GEMS, LOCATIONS, Gem, Question
 from . import access
 from .record import public_record
 from .story_players import players_story
@@ -113,7 +113,9 @@ STORY_BUDGET = 20.0
 def record_story(record: PublicRecord, budget: float = STORY_BUDGET) -> dict:
     """What the record proved after each round: the part of the story anyone may read.
 
-    * ``rounds``: per round, bits left (log2 of the consistent distributions),
+    * ``rounds``: per round, each gem's ``possible`` places after it (exact: the
+      engine's possible places for the record of rounds 1..n), bits left (log2 of
+      the consistent distributions),
       the number of certain gems, each question with the bits its answer
       revealed (``revealed_bits``: log2 of 1/P(answer), P over the distributions
       consistent with the record before the round; ``expected_bits``: the
@@ -169,6 +171,9 @@ def _round(number: int, answered: tuple[Answered, ...], before, after) -> dict:
         "certain": len(after.certain()), "newly_certain": [g.code for g in newly],
         "questions": [{**_question(a.question), "asked_by": a.asked_by, "answer": a.answer,
                        "revealed_bits": None, "expected_bits": None} for a in answered],
+        # Each gem's possible places after the round (the sheet's deductions; the replay).
+        "possible": {g.code: "".join(loc for loc in LOCATIONS if loc in places)
+                     for g, places in after.possible.items()},
         "best": None}
 
 

@@ -33,6 +33,13 @@ from .standing_turns import RECEIPT_ORDER_LAST_FIRST, standing_turn
 log = logging.getLogger(__name__)
 
 
+class PlayerLeft(WrongState):
+    """The seat's person deleted their account while this turn was on its way."""
+
+
+LEFT = N_("this seat's player has deleted their account; nothing of the turn was applied")
+
+
 @dataclass(frozen=True)
 class Submission:
     """An accepted turn: the version stored and the turn now standing."""
@@ -87,6 +94,9 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
         exc.version_id = version.id
         db.session.rollback()
         version.status, version.errors = "refused", exc.message
+        if player.left_at is not None:  # read afresh: stored as the person left, keep nothing
+            version.text, version.entered_by = "", player.name
+            version.errors = PlayerLeft(LEFT).message
         version.round_id = round_.id if round_ is not None else None
         db.session.commit()
         raise
@@ -161,8 +171,12 @@ def _lock(player: Player, round_: Round) -> tuple[datetime, int] | None:
         raise RoundClosed(N_("round {round} of '{game}' closed for resolution while this "
                              "turn came in; nothing of it was applied"),
                           round=round_.number, game=player.game.name)
-    db.session.execute(select(Player.id).where(Player.id == player.id)
-                       .with_for_update(of=Player))
+    # The seat as it is now, not as this request loaded it: its person may have left
+    # (services/leaving.py takes these same locks) since the version was stored.
+    left = db.session.execute(select(Player.left_at).where(Player.id == player.id)
+                              .with_for_update(of=Player)).scalar_one()
+    if left is not None:
+        raise PlayerLeft(LEFT)
     last = db.session.execute(select(TurnVersion.received_at, TurnVersion.id).where(
         TurnVersion.player_id == player.id, TurnVersion.round_id == round_.id,
         TurnVersion.status == "accepted").order_by(*RECEIPT_ORDER_LAST_FIRST)

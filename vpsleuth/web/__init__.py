@@ -7,11 +7,13 @@ from flask import Flask, has_request_context
 from ..i18n import house_rules, translator
 from ..i18n.dates import decimal
 from ..i18n.story_words import story_in_words
-from . import errors, inputs, security
+from . import errors, inputs, legal, security  # noqa: F401  (legal: pages on the docs blueprint)
+from .archive import bp as archive_bp
 from .auth import bp as auth_bp
 from .docs import bp as docs_bp
 from .gm import bp as gm_bp
 from .health import bp as health_bp
+from .leaderboard import bp as leaderboard_bp
 from .lobby import bp as lobby_bp
 from .player import bp as player_bp
 from .practice import bp as practice_bp
@@ -26,7 +28,8 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["decimal"] = decimal
     app.jinja_env.globals["story_in_words"] = story_in_words
     app.jinja_env.globals["house_rules"] = house_rules
-    for blueprint in (auth_bp, docs_bp, health_bp, player_bp, gm_bp, lobby_bp, practice_bp):
+    for blueprint in (auth_bp, docs_bp, health_bp, player_bp, gm_bp, lobby_bp, practice_bp,
+                      archive_bp, leaderboard_bp):
         app.register_blueprint(blueprint)
     errors.init_app(app)
 

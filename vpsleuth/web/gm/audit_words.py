@@ -16,6 +16,7 @@ from ...i18n import N_, ntranslate, translate
 from ...i18n.dates import moment_text
 from ...i18n.schedule_words import schedule_text
 from ...rules.schedule import Schedule, ScheduleError
+from ...services.names import former_name
 
 _REPR_FIELD = re.compile(r"(\w+)=(\([^)]*\)|[^,)]+)")
 _DURATION = re.compile(r"^(?:(-?\d+) days?, )?(\d+):(\d\d):(\d\d)(?:\.\d+)?$")
@@ -163,6 +164,14 @@ _SAYINGS = {
     "resolve_round": lambda w: [w.t("round {round}").format(round=w.data.get("round"))],
     "change_email": lambda w: [w.t("{player}: from {old} to {new}").format(
         player=w.data.get("player"), old=w.data.get("old"), new=w.data.get("new"))],
+    "player_left": lambda w: [w.t("a player left: the seat keeps its points as “{seat}”, "
+                                  "with no name or address").format(
+        seat=former_name(w.data.get("former"), w.lang))],
+    "set_public": lambda w: [w.t("public once it ends") if w.data.get("new")
+                             else w.t("private")],
+    "set_rated": lambda w: [w.onoff("new")],
+    "handed_over": lambda w: [w.t("to {name}").format(name=w.data.get("to"))],
+    "game_master_left": lambda w: [w.t("the game goes on without a game master")],
     "set_listing": lambda w: [
         (ntranslate(w.lang, "open to join, at most {n} player",
                     "open to join, at most {n} players",

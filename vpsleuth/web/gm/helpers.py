@@ -50,6 +50,9 @@ LABELS = {
         "set_listing": N_("listing changed"), "accept_join": N_("request to join accepted"),
         "decline_join": N_("request to join declined"),
         "export_with_secret": N_("exported with the secret"),
+        "player_left": N_("a player left"), "set_public": N_("archive changed"),
+        "set_rated": N_("rating switched"), "handed_over": N_("handed to another game master"),
+        "game_master_left": N_("the game master left"),
     },
 }
 

@@ -6,6 +6,7 @@ bp = Blueprint("player", __name__)
 
 from . import (  # noqa: E402, F401
     feed_routes,
+    my_data,
     notebook,
     pages,
     report_pages,

@@ -7,7 +7,7 @@ from flask import flash, redirect, render_template, request, url_for
 from ...i18n import translate
 from ...models import Player
 from ...rules.schedule import zone_names
-from ...services import access, accounts, address, preferences
+from ...services import access, accounts, address, names, preferences
 from ...services.errors import Invalid, NotFound, ServiceError
 from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required, sign_in
@@ -26,12 +26,20 @@ def _my_players() -> list[Player]:
 def _render(players: list[Player], *, status: int = 200, errors: dict | None = None,
             new_token: tuple[int, str] | None = None, values: dict | None = None):
     tokens = accounts.api_tokens_of_players({p.id for p in players})
+    viewer = current_viewer()
+    profile = names.profile_of(viewer.email) if viewer.player_id is None else None
     page = render_template(
         "web/player/settings.html", players=players, tokens=tokens, errors=errors or {},
         new_token=new_token, values=values or {}, languages=LANGUAGE_NAMES,
+        profile=profile, scoped=viewer.player_id is not None,
         zones=zone_names(),
         names={p.id: p.game.name for p in players})
     return page, status, {"Cache-Control": "no-store"}
+
+
+def settings_page(*, status: int = 200, errors: dict | None = None):
+    """The settings page as it stands, with ``errors`` by block (another view's form)."""
+    return _render(_my_players(), status=status, errors=errors)
 
 
 @bp.get("/settings")
@@ -70,6 +78,14 @@ def save_settings():
             return _render(players, status=400, errors={player.id: exc.text(lang)})
         flash(translate(lang, "A link to confirm it went to {}; your address changes when it "
                               "is opened.").format(sent_to), "ok")
+        return redirect(url_for("player.settings") + f"#game-{player.game_id}")
+    if action == "display_name":
+        try:
+            names.set_display_name(player, request.form.get("display_name", ""))
+        except Invalid as exc:
+            return _render(players, status=400, errors={player.id: exc.text(lang)})
+        flash(translate(lang, "Saved: your name in the archive for {}.").format(
+            player.game.name), "ok")
         return redirect(url_for("player.settings") + f"#game-{player.game_id}")
     if action == "token":
         try:
