@@ -57,6 +57,19 @@ def pytest_collection_finish(session):
         pytest.exit(f"vpsleuth tests: {exc}", returncode=pytest.ExitCode.USAGE_ERROR)
 
 
+@contextlib.contextmanager
+def fast_folder(fallback: Path):
+    """A folder in memory-backed storage (FAST_DISK), removed afterwards; else ``fallback``."""
+    if not FAST_DISK:
+        yield fallback
+        return
+    folder = Path(tempfile.mkdtemp(prefix="vpsleuth-", dir=FAST_DISK))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def postgres_url():
     """A fresh PostgreSQL database for this test run, dropped afterwards."""
@@ -80,7 +93,8 @@ def postgres_url():
 def empty_url(request, tmp_path):
     """A brand-new, empty database of each kind, for a test that migrates it itself."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'm.db'}"
+        with fast_folder(tmp_path) as folder:
+            yield f"sqlite:///{folder / 'm.db'}"
         return
     admin = create_engine(make_url(POSTGRES_ADMIN_URL), isolation_level="AUTOCOMMIT")
     name = f"vpsleuth_mig_{uuid.uuid4().hex[:10]}"
@@ -106,9 +120,9 @@ def migrated(request):
     def get(kind: str, tmp_path_factory) -> str:
         if kind not in done:
             if kind == "sqlite":
-                folder = (Path(tempfile.mkdtemp(prefix="vpsleuth-", dir=FAST_DISK))
-                          if FAST_DISK else tmp_path_factory.mktemp("db"))
-                request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+                stack = contextlib.ExitStack()
+                request.addfinalizer(stack.close)
+                folder = stack.enter_context(fast_folder(tmp_path_factory.mktemp("db")))
                 url = f"sqlite:///{folder / 'vpsleuth.db'}"
             else:
                 url = request.getfixturevalue("postgres_url")
