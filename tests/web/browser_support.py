@@ -162,11 +162,23 @@ def sign_in_link(body: str) -> str:
     return match.group(0)
 
 
+_TAKEN: set[Path] = set()
+
+
+def shoot_once(page: Page, target: Path, **options) -> None:
+    """A screenshot to ``target``, taken once a run: a test that runs on both databases
+    shows the same page twice, and the second picture would only overwrite the first."""
+    if target in _TAKEN:
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target), **options)
+    _TAKEN.add(target)
+
+
 def screenshot(page: Page, name: str, size: str) -> Path:
     """A full-page screenshot, ``name-size.png``; fails if the page scrolls sideways."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     target = SCREENSHOTS / f"{name}-{size}.png"
-    page.screenshot(path=str(target), full_page=True)
+    shoot_once(page, target, full_page=True)
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= SIZES[size]["width"], f"{name} scrolls sideways at {size}: {width}px"
     return target

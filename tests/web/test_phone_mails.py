@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SCREENSHOTS, chromium
+from browser_support import SCREENSHOTS, chromium, shoot_once
 from sqlalchemy import select
 
 from vpsleuth import jobs
@@ -78,8 +78,8 @@ def test_every_html_mail_of_a_game_fits_a_phone_and_the_text_stays_as_it_was(mai
                 scroll = page.evaluate("() => document.documentElement.scrollWidth")
                 if scroll > width:
                     wide[f"{kind} {lang} at {width}"] = scroll
-                page.screenshot(path=str(SCREENSHOTS / f"mail-{kind}-{lang}-{width}.png"),
-                                full_page=True)
+                shoot_once(page, SCREENSHOTS / f"mail-{kind}-{lang}-{width}.png",
+                           full_page=True)
             if kind in ("report", "final_report"):
                 # real tables, not a preformatted block of the text
                 assert page.locator("pre").count() == (1 if kind == "final_report" else 0)

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SCREENSHOTS, chromium, serve, signed_in_page
+from browser_support import SCREENSHOTS, chromium, serve, shoot_once, signed_in_page
 
 from vpsleuth.extensions import db
 from vpsleuth.rules import Ruleset
@@ -117,9 +117,8 @@ def page_width(page) -> int:
 
 def shoot(page, name: str) -> None:
     """A full-page screenshot, ``phone-<name>-<width>.png``."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     width = page.viewport_size["width"]
-    page.screenshot(path=str(SCREENSHOTS / f"phone-{name}-{width}.png"), full_page=True)
+    shoot_once(page, SCREENSHOTS / f"phone-{name}-{width}.png", full_page=True)
 
 
 LANGUAGES = ("en", "de", "es")
