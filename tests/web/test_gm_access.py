@@ -40,6 +40,8 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
         ("POST", f"{g}/after-early", {"after_early": "fresh"}),
         ("POST", f"{g}/bots", {"name": "Robo", "level": "hard"}),
         ("POST", f"{g}/aid", {"deduction_aid": "on"}),
+        ("POST", f"{g}/public", {"public": "on"}),
+        ("POST", f"{g}/rated", {"rated": "on"}),
         ("POST", f"{g}/pause", {}),
         ("POST", f"{g}/resume", {}),
         ("POST", f"{g}/resolve", {"number": "1"}),
@@ -65,7 +67,8 @@ def snapshot() -> tuple:
     db.session.rollback()
     count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
     return (count(Game), count(AuditEntry), count(ApiToken), count(OutboxMessage),
-            count(Round), tuple(db.session.scalars(select(Game.state).order_by(Game.id))),
+            count(Round), tuple(db.session.execute(
+                select(Game.state, Game.public, Game.rated).order_by(Game.id))),
             db.session.scalar(select(func.count()).where(ApiToken.revoked_at.is_not(None))))
 
 
@@ -109,7 +112,7 @@ def test_another_gm_gets_404_without_the_name_on_every_page_and_action_of_a_game
     before = snapshot()
     per_game = [r for r in gm_routes(gm_running_game, gm_later())
                 if r[1].startswith("/gm/games/") and not r[1].endswith("/new")]
-    assert len(per_game) == 21
+    assert len(per_game) == 23
     for method, path, data in per_game:
         response = otto.post(path, data) if method == "POST" else otto.get(path)
         assert response.status_code == 404, (method, path)
