@@ -30,8 +30,10 @@ def session_app(url: str, kind: str, **config) -> Flask:
 
 
 def restore(app: Flask) -> None:
-    """Undo what a test changed in ``app.config`` (BASE_URL, limits, IMAP folders...)."""
+    """Undo what a test changed in ``app.config`` (BASE_URL, limits, IMAP folders...) and
+    its test client class."""
     start = _SETTINGS[id(app)]
+    app.test_client_class = None  # Flask's own client, whatever a test chose for itself
     for key in [k for k in app.config if k not in start]:
         del app.config[key]
     app.config.update(start)

@@ -25,6 +25,11 @@ class RequestClient(FlaskClient):
             return super().open(*args, **kwargs)
 
 
+def request_client(app) -> RequestClient:
+    """A RequestClient of ``app``, the app left as it is (it serves other tests after this one)."""
+    return RequestClient(app, app.response_class, use_cookies=True)
+
+
 def csrf_token(client, path: str = "/signin") -> str:
     """The CSRF token of the client's session, read from a page's form."""
     match = CSRF.search(client.get(path).get_data(as_text=True))
@@ -43,17 +48,14 @@ def sign_in(client, email: str) -> None:
 
 @pytest.fixture
 def client(app):
-    app.test_client_class = RequestClient
-    return app.test_client()
+    return request_client(app)
 
 
 @pytest.fixture
 def signed_in(app):
     """A factory: a new client signed in as ``email``."""
-    app.test_client_class = RequestClient
-
     def make(email: str):
-        c = app.test_client()
+        c = request_client(app)
         sign_in(c, email)
         return c
     return make
