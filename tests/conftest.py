@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import run_order
 import system_needs
 from app_cache import empty_tables, restore, session_app
 from flask_migrate import upgrade
@@ -34,6 +35,15 @@ from sqlalchemy.engine import make_url
 from vpsleuth import create_app
 from vpsleuth.extensions import db
 
+# Bytecode caches kept, though this machine's environment sets PYTHONDONTWRITEBYTECODE:
+# without them pytest rewrote every test module's asserts anew in each worker (about
+# 11 s of a worker's collection), and each of the few hundred processes the tests
+# start (servers, schedulers, the mail pipe) compiled the package again. The
+# environment is changed before pytest-xdist starts its workers, so they and every
+# process they start inherit it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
+
 POSTGRES_ADMIN_URL = os.environ.get(
     "VPSLEUTH_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 DATABASES = [d.strip() for d in
@@ -42,6 +52,17 @@ DATABASES = [d.strip() for d in
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 CACHED = ("vpsleuth.engine", "vpsleuth.bots", "vpsleuth.services.story")
 FAST_DISK = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def pytest_addoption(parser):
+    parser.addoption("--store-durations", action="store_true",
+                     help="write each test file's measured length to tests/durations.json, "
+                          "the order the next runs take the files in (run_order.py)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The longest files first, so the two workers finish together (run_order.py)."""
+    items[:] = run_order.longest_first(items)
 
 
 def pytest_collection_finish(session):
@@ -186,6 +207,19 @@ def sink(session_sink):
     session_sink.start()  # a test that took it down leaves it running for the next
 
 
+@pytest.fixture
+def own_sink():
+    """A real SMTP server of this test alone, on a port of its own.
+
+    For tests whose subprocesses send mail: no process or thread another test left
+    behind knows this port, so what the sink holds came from this test's processes.
+    """
+    s = Sink(free_port())
+    s.start()
+    yield s
+    s.stop()
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _computed_caches_cleared():
     """The engine's, the bots' and the story's memo caches emptied after each module.
@@ -242,6 +276,9 @@ def pytest_terminal_summary(terminalreporter, config):
 
 def pytest_configure(config):
     config._vpsleuth_started = time.time()
+    # Timed where every report arrives: the controller, or the one process without workers.
+    if config.getoption("store_durations") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(run_order.Timer(), "vpsleuth-timer")
 
 
 @pytest.fixture

@@ -192,7 +192,8 @@ def count(model, *where) -> int:
 
 @pytest.mark.parametrize("app", [d for d in DATABASES if d == "postgresql"], indirect=True)
 def test_two_servers_and_two_schedulers_lose_no_turn_and_resolve_and_mail_everything_once(
-        app, sink, tmp_path):
+        app, own_sink, tmp_path):
+    sink = own_sink
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     tokens, ids = {}, []
     for g in range(GAMES):
