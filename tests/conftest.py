@@ -207,19 +207,6 @@ def sink(session_sink):
     session_sink.start()  # a test that took it down leaves it running for the next
 
 
-@pytest.fixture
-def own_sink():
-    """A real SMTP server of this test alone, on a port of its own.
-
-    For tests whose subprocesses send mail: no process or thread another test left
-    behind knows this port, so what the sink holds came from this test's processes.
-    """
-    s = Sink(free_port())
-    s.start()
-    yield s
-    s.stop()
-
-
 @pytest.fixture(autouse=True, scope="module")
 def _computed_caches_cleared():
     """The engine's, the bots' and the story's memo caches emptied after each module.

@@ -37,6 +37,7 @@ from vpsleuth.extensions import db
 from vpsleuth.models import (
     AuditEntry,
     Game,
+    GameStory,
     OutboxMessage,
     Player,
     Round,
@@ -192,8 +193,7 @@ def count(model, *where) -> int:
 
 @pytest.mark.parametrize("app", [d for d in DATABASES if d == "postgresql"], indirect=True)
 def test_two_servers_and_two_schedulers_lose_no_turn_and_resolve_and_mail_everything_once(
-        app, own_sink, tmp_path):
-    sink = own_sink
+        app, sink, tmp_path):
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     tokens, ids = {}, []
     for g in range(GAMES):
@@ -236,8 +236,11 @@ def test_two_servers_and_two_schedulers_lose_no_turn_and_resolve_and_mail_everyt
 
         def all_done() -> bool:
             db.session.rollback()
+            # A final report is queued once its story is told (tell-stories), after the end.
             return (count(Game, Game.state != "finished") == 0
-                    and count(OutboxMessage, OutboxMessage.status != "sent") == 0)
+                    and count(OutboxMessage, OutboxMessage.status != "sent") == 0
+                    and count(GameStory, GameStory.final_report,
+                              GameStory.state.in_(("queued", "computing"))) == 0)
         wait_until(all_done, "the games to end and every mail to be sent")
         time.sleep(1)  # a few more ticks of both schedulers: nothing more may happen
         assert [p.poll() for p in processes.values()] == [None] * 4

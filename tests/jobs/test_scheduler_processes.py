@@ -48,8 +48,7 @@ def test_scheduler_once_runs_every_job_resolving_a_round_that_is_due(
 
 @pytest.mark.parametrize("app", POSTGRES, indirect=True)
 def test_two_schedulers_on_one_database_resolve_each_round_and_send_each_mail_once(
-        app, own_sink, tmp_path):
-    sink = own_sink
+        app, sink, tmp_path):
     real_now = utcnow()
     # A deadline every 3 s for 3 minutes: whenever a round is resolved, the next
     # one is due at most 3 s later, however slowly the processes start on a busy
