@@ -24,7 +24,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-import run_order
 import system_needs
 from app_cache import empty_tables, restore, session_app
 from flask_migrate import upgrade
@@ -52,17 +51,6 @@ DATABASES = [d.strip() for d in
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 CACHED = ("vpsleuth.engine", "vpsleuth.bots", "vpsleuth.services.story")
 FAST_DISK = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
-
-
-def pytest_addoption(parser):
-    parser.addoption("--store-durations", action="store_true",
-                     help="write each test file's measured length to tests/durations.json, "
-                          "the order the next runs take the files in (run_order.py)")
-
-
-def pytest_collection_modifyitems(config, items):
-    """The longest files first, so the two workers finish together (run_order.py)."""
-    items[:] = run_order.longest_first(items)
 
 
 def pytest_collection_finish(session):
@@ -263,9 +251,6 @@ def pytest_terminal_summary(terminalreporter, config):
 
 def pytest_configure(config):
     config._vpsleuth_started = time.time()
-    # Timed where every report arrives: the controller, or the one process without workers.
-    if config.getoption("store_durations") and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(run_order.Timer(), "vpsleuth-timer")
 
 
 @pytest.fixture
