@@ -15,7 +15,11 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from sqlalchemy import func, select
+
 import vpsleuth
+from vpsleuth.extensions import db
+from vpsleuth.models import Game, GameStory, OutboxMessage
 
 ROOT = Path(vpsleuth.__file__).resolve().parent.parent
 
@@ -62,3 +66,16 @@ def wait_for(url: str, server: subprocess.Popen, log: Path, seconds: float = 60)
         except (urllib.error.URLError, ConnectionError):
             time.sleep(0.2)
     raise AssertionError(f"{server.args} does not answer at {url}:\n{log.read_text()}")
+
+
+def all_sent() -> bool:
+    """What the scheduler processes owe is done: every game finished, every mail sent,
+    and every story a final report waits for told (tell-stories queues that report
+    only then, after the game's end). Read afresh: the processes commit elsewhere."""
+    db.session.rollback()
+    count = lambda model, *where: db.session.scalar(  # noqa: E731
+        select(func.count()).select_from(model).where(*where))
+    return (count(Game, Game.state != "finished") == 0
+            and count(OutboxMessage, OutboxMessage.status != "sent") == 0
+            and count(GameStory, GameStory.final_report,
+                      GameStory.state.in_(("queued", "computing"))) == 0)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from process_support import all_sent
 from smtp_sink import DATABASES, REPLY_ADDRESS, free_port
 from sqlalchemy import create_engine, func, select, text
 
@@ -37,7 +38,6 @@ from vpsleuth.extensions import db
 from vpsleuth.models import (
     AuditEntry,
     Game,
-    GameStory,
     OutboxMessage,
     Player,
     Round,
@@ -233,15 +233,7 @@ def test_two_servers_and_two_schedulers_lose_no_turn_and_resolve_and_mail_everyt
         for thread in threads:
             thread.join(timeout=max(0.0, limit - time.monotonic()))
         assert table.errors == [] and not any(t.is_alive() for t in threads), table.errors
-
-        def all_done() -> bool:
-            db.session.rollback()
-            # A final report is queued once its story is told (tell-stories), after the end.
-            return (count(Game, Game.state != "finished") == 0
-                    and count(OutboxMessage, OutboxMessage.status != "sent") == 0
-                    and count(GameStory, GameStory.final_report,
-                              GameStory.state.in_(("queued", "computing"))) == 0)
-        wait_until(all_done, "the games to end and every mail to be sent")
+        wait_until(all_sent, "the games to end and every mail to be sent")
         time.sleep(1)  # a few more ticks of both schedulers: nothing more may happen
         assert [p.poll() for p in processes.values()] == [None] * 4
     finally:

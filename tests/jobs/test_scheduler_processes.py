@@ -11,12 +11,12 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from process_support import environment, start, stop
+from process_support import all_sent, environment, start, stop
 from smtp_sink import DATABASES, REPLY_ADDRESS, free_port
 from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
-from vpsleuth.models import AuditEntry, Game, GameStory, OutboxMessage, ReminderSent, Round, utcnow
+from vpsleuth.models import AuditEntry, OutboxMessage, ReminderSent, Round, utcnow
 from vpsleuth.rules import Ruleset
 from vpsleuth.rules.schedule import explicit
 from vpsleuth.services import games, turns
@@ -67,17 +67,7 @@ def test_two_schedulers_on_one_database_resolve_each_round_and_send_each_mail_on
                       SCHEDULER_TICK_SECONDS="0.25")
     schedulers = [start(["scheduler"], env, tmp_path / f"scheduler{i}.log") for i in (1, 2)]
     try:
-        def all_done() -> bool:
-            db.session.rollback()
-            unfinished = db.session.scalar(select(func.count()).select_from(Game)
-                                           .where(Game.state != "finished"))
-            unsent = db.session.scalar(select(func.count()).select_from(OutboxMessage)
-                                       .where(OutboxMessage.status != "sent"))
-            # A final report is queued once its story is told (tell-stories).
-            untold = db.session.scalar(select(func.count()).select_from(GameStory).where(
-                GameStory.final_report, GameStory.state.in_(("queued", "computing"))))
-            return unfinished == 0 and unsent == 0 and untold == 0
-        wait_until(all_done, 150, "both schedulers to finish the games and send every mail")
+        wait_until(all_sent, 150, "both schedulers to finish the games and send every mail")
         time.sleep(1)  # a few more ticks of both: nothing more may happen
         assert [p.poll() for p in schedulers] == [None, None]
     finally:
