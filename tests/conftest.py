@@ -53,6 +53,25 @@ CACHED = ("vpsleuth.engine", "vpsleuth.bots", "vpsleuth.services.story")
 FAST_DISK = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
+def pytest_collection_modifyitems(config, items):
+    """The file of a test marked ``alone`` first; the rest as pytest-xdist orders them.
+
+    An ``alone`` test waits for the other worker's test in progress to end. In the
+    middle of the run that may be a browser walk of two minutes (105 s waited,
+    measured); as the first file of one worker it waits for the first test of the
+    other. The other files keep xdist's own order (most tests first, what its
+    ``--loadscope-reorder`` does): running the long browser walks side by side
+    slowed each of them twice over (measured, commit 0bddfb1).
+    """
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    alone = {name for name, tests in files.items()
+             if any(t.get_closest_marker("alone") for t in tests)}
+    order = sorted(files, key=lambda name: (name not in alone, -len(files[name])))
+    items[:] = [item for name in order for item in files[name]]
+
+
 def pytest_collection_finish(session):
     """Install or start what the collected tests drive for real, or stop with a message."""
     if session.config.option.collectonly or not session.items:
