@@ -54,7 +54,8 @@ def test_the_round_mail_is_rendered_once_per_language_and_zone(app, new_game, no
     notify.round_opened(game, game.open_round)
     db.session.commit()
     rows = db.session.scalars(select(OutboxMessage).where(
-        OutboxMessage.kind == "round_opened", OutboxMessage.created_at.is_not(None))).all()
+        OutboxMessage.kind == "round_opened", OutboxMessage.created_at.is_not(None))
+        .order_by(OutboxMessage.id)).all()  # the newest five last (PostgreSQL keeps no order)
     latest = rows[-5:]
     assert {r.to_addr for r in latest} == {"ana@example.org", "eva@example.org",
                                            "ben@example.org", "ada@example.org",
