@@ -104,6 +104,11 @@ STORY_REPORT_WAIT_MINUTES = 5
 COSTLY_PER_MINUTE = 30  # story pages, practice turns (the round resolves, the bots choose)
 NOTEBOOK_PER_MINUTE = 60  # notebook saves (the sheet saves a moment after each change), sheets
 PRACTICE_PER_HOUR = 12  # new practice games (three may run at once)
+# The game board (services/board.py): posts per player in a sliding hour; past it, refused.
+BOARD_POSTS_PER_HOUR = 10
+# The board's daily digest by mail (services/board_digest.py): from this hour of the
+# player's own time zone on, once a day.
+BOARD_DIGEST_HOUR = 8
 
 # What is kept about people, and for how long (docs/privacy.md argues each period).
 # Raw inbound mails and sent mails: kept while their game runs, then this many days after

@@ -31,7 +31,8 @@ def test_a_player_sees_the_public_facts_of_their_game_without_addresses(api, cas
     assert game["commitment"] == cast.game.commitment and len(game["commitment"]) == 64
     assert game["rules"] == {"rounds": 12, "first_bonus_round": 5, "bonuses": [3, 2, 1],
                              "points_right": 1, "points_wrong": -2, "early_resolution": False,
-                             "after_early": "calendar", "deduction_aid": False}
+                             "after_early": "calendar", "deduction_aid": False,
+                             "missed_turn_rule": "none"}
     assert game["schedule"]["kind"] == "weekly" and game["timezone"] == "Europe/Berlin"
     assert game["open_round"]["state"] == "open"
     assert "example.org" not in str(game)

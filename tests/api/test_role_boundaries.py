@@ -14,14 +14,15 @@ nothing changes for anyone. Every answer is checked against openapi.json too.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from role_support import snapshot
 from sqlalchemy import select
 
 from vpsleuth.extensions import db
-from vpsleuth.models import Game
-from vpsleuth.services import accounts, lobby, resolution
+from vpsleuth.models import Game, utcnow
+from vpsleuth.services import absence, accounts, board, lobby, resolution
 from vpsleuth.services.access import viewer_for
 
 from .helpers import make_game
@@ -61,10 +62,22 @@ TABLE = {
     # A player's own notebook: only a player token reaches it; GM tokens are 404.
     "GET /games/{game_id}/notebook":                       "401   ok    404   404   404   ok",
     "PUT /games/{game_id}/notebook":                       "401   bad   404   404   404   bad",
+    # The game's board (Ada wrote post {post_id}): its members read and post (the body's
+    # unknown field refuses it here); only the author deletes, only its GM hides.
+    "GET /games/{game_id}/board":                          "401   ok    404   ok    404   ok",
+    "POST /games/{game_id}/board":                         "401   bad   404   bad   404   bad",
+    "POST /games/{game_id}/board/{post_id}/delete":        "401   bad   404   403   404   403",
+    "POST /games/{game_id}/board/{post_id}/hide":          "401   403   404   bad   404   403",
+    # Absences (Ada announced {absence_id}): a player's own, the GM's for every player of
+    # the game (the body's unknown field refuses announcing and cancelling here).
+    "GET /games/{game_id}/absences":                       "401   ok    404   ok    404   ok",
+    "POST /games/{game_id}/absences":                      "401   bad   404   bad   404   bad",
+    "POST /games/{game_id}/absences/{absence_id}/cancel":  "401   bad   404   bad   404   404",
     # The game master's calls: 403 for the game's players, 404 for everyone else.
     "POST /games/{game_id}/players":                       "401   403   404   bad   404   403",
     "PATCH /games/{game_id}/players/{player_id}":          "401   403   404   bad   404   403",
     "POST /games/{game_id}/players/{player_id}/withdraw":  "401   403   404   bad   404   403",
+    "POST /games/{game_id}/players/{player_id}/replace":   "401   403   404   bad   404   403",
     "POST /games/{game_id}/players/{player_id}/turn":      "401   403   404   bad   404   403",
     "POST /games/{game_id}/start":                         "401   403   404   bad   404   403",
     "GET /games/{game_id}/status":                         "401   403   404   ok    404   403",
@@ -127,6 +140,10 @@ def callers(app) -> tuple[dict, dict[str, str | None]]:
     ada, vera = game.players
     lobby.set_listing(game, open_to_join=True, max_players=None)
     otto_asks = lobby.ask_to_join(viewer_for(OTTO), game.id, "Otto")
+    post = board.post(game, "Good luck, all!", player=ada, channel="web")
+    today = utcnow().date()
+    away = absence.announce(ada, today, today + timedelta(days=3), "", channel="api",
+                            entered_by=ADA)
     tokens = {"anon": None,
               "p1": accounts.issue_api_token(player=ada)[1],
               "p2": accounts.issue_api_token(player=other.players[0])[1],
@@ -134,7 +151,8 @@ def callers(app) -> tuple[dict, dict[str, str | None]]:
               "gm2": accounts.issue_api_token(game_master=otto)[1],
               "vera": accounts.issue_api_token(player=vera)[1]}
     return {"game_id": game.id, "player_id": ada.id, "number": 1,
-            "request_id": otto_asks.id, "profile_id": 1}, tokens
+            "request_id": otto_asks.id, "profile_id": 1, "post_id": post.id,
+            "absence_id": away.id}, tokens
 
 
 def forbidden_words(who: str) -> set[str]:

@@ -12,8 +12,9 @@ Schema-valid data may still be refused where the schema cannot say what is
 wrong: a time zone or deadline that only looks like one, a house rule that
 contradicts another, an address or name that already plays (400, for the
 operations that create or change games, deadlines and players, and accept a
-request to join), or a turn that breaks a
-rule of the game (two colours in one question: 422, for the turn operations).
+request to join), an absence that ends before it begins or in the past (400),
+or a turn that breaks a rule of the game (two colours in one question: 422, for
+the turn operations).
 Every other operation must accept schema-valid data (or answer 401, 403, 404,
 409 or 429, which depend on who asks and on the state of the game).
 
@@ -65,7 +66,8 @@ CONFIG = schemathesis.Config.from_dict({
         # Few random schedules are real ones: more tries, so that some games are created.
         {"include-operation-id": "createGame", "generation": {"max-examples": 4 * EXAMPLES}},
         {"include-operation-id": ["createGame", "extendDeadline", "moveDeadline", "invitePlayer",
-                                  "changePlayer", "acceptJoinRequest"],
+                                  "changePlayer", "replacePlayer", "acceptJoinRequest",
+                                  "postAbsence"],
          "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, "400"]}}},
         {"include-operation-id": ["putTurn", "postTurn", "enterTurn"],
          "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, "422"]}}},

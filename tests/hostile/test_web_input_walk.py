@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import timedelta
 from urllib.parse import unquote_to_bytes, urlsplit
 
 import pytest
@@ -24,7 +25,17 @@ from sqlalchemy import select
 from vpsleuth.api.inputs import MAX_ID
 from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, utcnow
-from vpsleuth.services import accounts, archive, auth, games, heartbeat, lobby, notebook
+from vpsleuth.services import (
+    absence,
+    accounts,
+    archive,
+    auth,
+    board,
+    games,
+    heartbeat,
+    lobby,
+    notebook,
+)
 from vpsleuth.services.access import viewer_for
 from vpsleuth.web.feeds import feed_token
 
@@ -82,6 +93,10 @@ def world(app) -> World:
     setup = make_game("Setup", gail, [("Cy", "cy@example.org")])
     ada = running.players[0]
     notebook.save(ada, notes="my own notes")
+    post = board.post(running, "my own post", player=ada, channel="web")
+    today = utcnow().date()
+    away = absence.announce(ada, today, today + timedelta(days=4), "my own note",
+                            channel="web", entered_by=ADA)
     lobby.set_listing(running, open_to_join=True, max_players=None, actor=GAIL)
     otto = lobby.ask_to_join(viewer_for(OTTO), running.id, "Otto")
     token, _ = accounts.issue_api_token(game_master=gail, label="gail-bot")
@@ -91,7 +106,8 @@ def world(app) -> World:
     values = {"game_id": running.id, "player_id": ada.id, "number": 1,
               "message_id": invitation.id, "token_id": token.id, "request_id": otto.id,
               "token": "not-a-sign-in-link", "code": "de", "filename": "style.css",
-              "path": "no/such/thing", "profile_id": 1}
+              "path": "no/such/thing", "profile_id": 1, "post_id": post.id,
+              "absence_id": away.id}
     ids = [running.id, finished.id, setup.id]
     values["feed"] = feed_token(ada)
     heartbeat.record_heartbeat(utcnow())  # /healthz answers 200, so any 5xx is a fault

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from vpsleuth import jobs
 from vpsleuth.extensions import db
-from vpsleuth.mail import notify, outbox, render
+from vpsleuth.mail import keys, notify, outbox, render
 from vpsleuth.models import MailBody, OutboxMessage, Player
 from vpsleuth.rules import Turn
 from vpsleuth.services import games, resolution
@@ -30,7 +30,8 @@ def whole(player: Player) -> tuple[str, str, str]:
     game, round_ = player.game, player.game.open_round
     return render.render("round_opened", player.language, game=game, player=player,
                          round=round_, deadline=notify._deadline(player, round_),
-                         turn_template=notify.turn_template(player, round_, Turn()))
+                         turn_template=notify.turn_template(player, round_, Turn()),
+                         board_address=keys.board_address(player))
 
 
 def test_a_rounds_mail_is_stored_once_per_language_and_reaches_each_player_whole(

@@ -13,11 +13,12 @@ STANDARD = Ruleset()
 
 def game(rules: Ruleset = STANDARD, *, after_early: str = "calendar", aid: bool = False,
          every_days: int = 7, listed: bool = False, public: bool = False,
-         rated: bool = False) -> SimpleNamespace:
+         rated: bool = False, missed: str = "none") -> SimpleNamespace:
     schedule = (explicit(["2026-12-06 20:00", "2026-12-09 20:00"], "UTC", every_days) if listed
                 else weekly("2026-12-06 20:00", "UTC", every_days))
     return SimpleNamespace(ruleset=rules, after_early=after_early, deduction_aid=aid,
-                           schedule=schedule.to_json(), public=public, rated=rated)
+                           schedule=schedule.to_json(), public=public, rated=rated,
+                           missed_turn_rule=missed)
 
 
 def test_scores_are_signed_with_a_true_minus():
@@ -68,7 +69,8 @@ def test_the_round_end_follows_the_early_close_and_what_comes_after_it():
 def test_the_standard_game_changes_no_rule_of_the_table():
     rows = said.table(game(), "de")
     assert [r.key for r in rows] == ["rounds", "points_right", "points_wrong", "bonus",
-                                     "round_end", "deadlines", "aid", "public", "rated"]
+                                     "round_end", "deadlines", "aid", "missed_turn", "public",
+                                     "rated"]
     assert not any(r.changed for r in rows)
     assert rows[3].game == "3, 2 und 1, ab Runde 5"
 
@@ -77,7 +79,8 @@ def test_the_table_marks_each_changed_rule_in_the_readers_words():
     rules = Ruleset(rounds=8, first_bonus_round=3, bonuses=(5, 3, 1), points_right=2,
                     points_wrong=-1, early_resolution=True)
     rows = {r.key: r for r in said.table(game(rules, after_early="fresh", aid=True,
-                                              every_days=3, public=True, rated=True), "es")}
+                                              every_days=3, public=True, rated=True,
+                                              missed="repeat-when-absent"), "es")}
     assert {k for k, r in rows.items() if r.changed} == set(rows)
     assert (rows["points_wrong"].game, rows["points_wrong"].standard) == ("\u22121", "\u22122")
     assert rows["deadlines"].game == "cada 3 días" and rows["deadlines"].standard == \
@@ -102,3 +105,16 @@ def test_an_invitation_says_every_house_rule():
         "This game stays private: only its players and its game master read it.",
         "This game does not count for the ratings."]
     assert said.summary(game(), "en")[4].startswith("There is no deduction aid")
+
+
+def test_the_missed_turn_rule_is_said_in_every_language():
+    rows = {r.key: r for r in said.table(game(missed="repeat"), "de")}
+    assert rows["missed_turn"].changed
+    assert rows["missed_turn"].game == "die Tipps der letzten Runde noch einmal"
+    assert rows["missed_turn"].standard == "kein Zug, keine Tipps"
+    en = said.summary(game(missed="repeat-when-absent"), "en")
+    assert any(line.startswith("A player who sends no turn by the deadline while an absence")
+               for line in en)
+    es = said.summary(game(), "es")
+    assert any("no tiene pregunta ni apuestas" in line for line in es)
+    assert said.missed_turn("repeat", "de").startswith("Wer bis zum Abgabetermin keinen Zug")

@@ -93,3 +93,21 @@ def test_ordinary_sign_off_words_are_not_near_misses(word):
 ])
 def test_what_looks_like_a_turn_line(line, turnish):
     assert looks_like_turn(line) is turnish
+
+
+# --- a board post's closing greeting (orders.signoff.strip_post_signoff) -------------------
+
+def test_a_posts_greeting_and_name_are_set_aside_in_three_languages():
+    from vpsleuth.orders.signoff import strip_post_signoff
+
+    for tail in ("Ben", "Cheers,\nBen", "Cheers, Ben", "Viele Grüße\nBen", "LG Ben",
+                 "Un abrazo,\nBen", "-- Ben"):
+        assert strip_post_signoff(f"Who has the red?\n\n{tail}", ("Ben",)) == "Who has the red?"
+
+
+def test_a_post_keeps_a_last_paragraph_that_says_more_than_goodbye():
+    from vpsleuth.orders.signoff import strip_post_signoff
+
+    for text in ("Who has the red?\n\nBen thinks E.", "Who?\n\nThanks!", "Thanks!",
+                 "One\n\nCheers\nBen\nand\nmore", "Who?\n\nCheers, Carl", "Who?\n\nSaludos"):
+        assert strip_post_signoff(text, ("Ben",)) == text

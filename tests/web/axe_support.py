@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from axe_playwright_python.base import AXE_SCRIPT
+from browser_support import SCREENSHOTS, shoot_once
 from playwright.sync_api import BrowserContext, Page
 
 # WCAG 2.0, 2.1 and 2.2, levels A and AA: what the issues ask of every page (2.2 adds
@@ -71,3 +72,19 @@ def check(page: Page) -> Findings:
                 found.details.append(f"{violation['id']} ({node_impact}) "
                                      f"{', '.join(map(str, node['target']))}: {summary[:240]}")
     return found
+
+
+def looked_at(page: Page, name: str, width: int, *, refused: str | None = None) -> None:
+    """What a reader's eye checks on a page: a full-page screenshot (``name-width.png``,
+    once a run), no sideways scrolling, nothing axe-core calls serious or critical, no
+    console error and no failed request; ``refused``: a path whose 400 the page shows on
+    purpose (a refused form), which is then forgotten so later looks start afresh."""
+    shoot_once(page, SCREENSHOTS / f"{name}-{width}.png", full_page=True)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
+    found = check(page)
+    assert found.failing == 0, found.details
+    failed = [(status, url) for status, url in page.failed
+              if not (refused and status == 400 and url.endswith(refused))]
+    assert not page.console_errors and not failed, (page.console_errors, failed)
+    if refused:
+        page.failed.clear()

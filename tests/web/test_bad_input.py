@@ -62,7 +62,7 @@ def test_every_route_with_an_id_answers_one_beyond_any_column_with_404(
     ada = gm_web_as("ada@example.org")
     _, token = accounts.issue_api_token(game_master=gm_account)
     valid = {"game_id": game.id, "player_id": player_id, "number": 1, "message_id": 1,
-             "token_id": 1, "request_id": 1}
+             "token_id": 1, "request_id": 1, "post_id": 1, "absence_id": 1}
     tried = 0
     for rule in int_rules(app):
         for huge in HUGE:

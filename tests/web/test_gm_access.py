@@ -8,7 +8,17 @@ import pytest
 from sqlalchemy import func, select
 
 from vpsleuth.extensions import db
-from vpsleuth.models import ApiToken, AuditEntry, Game, JoinRequest, OutboxMessage, Round
+from vpsleuth.models import (
+    Absence,
+    ApiToken,
+    AuditEntry,
+    Game,
+    JoinRequest,
+    OutboxMessage,
+    Player,
+    Round,
+    SeatChange,
+)
 from vpsleuth.services import accounts
 
 GM_EMAIL, OTHER_GM, ADA = "gm@example.org", "other-gm@example.org", "ada@example.org"
@@ -21,6 +31,8 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
     token = db.session.scalars(select(ApiToken)).first()
     asked = db.session.scalars(select(JoinRequest).where(JoinRequest.game_id == game.id)).first()
     request_id = asked.id if asked else 1
+    away = db.session.scalars(select(Absence)).first()
+    absence_id = away.id if away else 1
     g = f"/gm/games/{game.id}"
     return [
         ("GET", "/gm/", {}),
@@ -34,6 +46,13 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
                                   "language": "en"}),
         ("POST", f"{g}/players/{player.id}/withdraw", {}),
         ("POST", f"{g}/players/{player.id}/email", {"email": "new@example.org"}),
+        ("POST", f"{g}/players/{player.id}/replace", {"name": "Dora", "confirm": "yes",
+                                                      "email": "dora@example.org"}),
+        ("POST", f"{g}/missed-turn", {"missed_turn_rule": "repeat"}),
+        ("GET", f"{g}/absences", {}),
+        ("POST", f"{g}/absences", {"player": str(player.id), "starts": later[:10],
+                                   "ends": later[:10], "note": "sneaky"}),
+        ("POST", f"{g}/absences/{absence_id}/cancel", {}),
         ("POST", f"{g}/start", {}),
         ("GET", f"{g}/board", {}),
         ("POST", f"{g}/deadline", {"deadline": later}),
@@ -67,7 +86,10 @@ def snapshot() -> tuple:
     db.session.rollback()
     count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
     return (count(Game), count(AuditEntry), count(ApiToken), count(OutboxMessage),
-            count(Round), tuple(db.session.execute(
+            count(Round), count(Absence), count(SeatChange),
+            tuple(db.session.execute(select(Player.name, Player.email).order_by(Player.id))),
+            tuple(db.session.execute(select(Game.missed_turn_rule).order_by(Game.id))),
+            tuple(db.session.execute(
                 select(Game.state, Game.public, Game.rated).order_by(Game.id))),
             db.session.scalar(select(func.count()).where(ApiToken.revoked_at.is_not(None))))
 
@@ -112,7 +134,7 @@ def test_another_gm_gets_404_without_the_name_on_every_page_and_action_of_a_game
     before = snapshot()
     per_game = [r for r in gm_routes(gm_running_game, gm_later())
                 if r[1].startswith("/gm/games/") and not r[1].endswith("/new")]
-    assert len(per_game) == 23
+    assert len(per_game) == 28
     for method, path, data in per_game:
         response = otto.post(path, data) if method == "POST" else otto.get(path)
         assert response.status_code == 404, (method, path)

@@ -45,7 +45,7 @@ def test_house_rules_and_moves_are_said_in_words(gm_web, gm_account, gm_later):
                               "the round closes as soon as everyone has sent a turn | "
                               "deadlines: every 7 days at "), created
     assert created.endswith("after an early close: the next deadline keeps the calendar | "
-                            "deduction aid: on")
+                            "deduction aid: on | a missed turn: no turn, no tips")
     assert cells[-2] == "Ada <ada@example.org>"
     assert cells[-3].startswith("first deadline: ")
     assert re.fullmatch(r"round 1: from \w{3} \d+ \w{3} \d{4}, \d\d:\d\d CE[S]?T to "

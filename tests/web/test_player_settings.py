@@ -87,3 +87,18 @@ def test_a_player_cannot_revoke_another_players_token(moonstone, ada):
     response = post(ada, action="revoke", token_id=accounts.token_for(raw).id)
     assert response.status_code == 404
     assert accounts.token_for(raw) is not None
+
+
+def test_the_board_by_mail_is_chosen_per_game_and_a_bad_value_is_refused(moonstone, ada):
+    player = games.find_player(moonstone, "Ada")
+    assert player.board_mail == "digest"  # the default
+    page = ada.get("/settings").get_data(as_text=True)
+    assert f'id="board-mail-digest-{player.id}" name="board_mail" value="digest" checked' in page
+    response = post(ada, action="prefs", player_id=player.id, language="en", board_mail="each")
+    assert response.status_code == 302 and fresh(moonstone, "Ada").board_mail == "each"
+    response = post(ada, action="prefs", player_id=player.id, language="en",
+                    board_mail="hourly")
+    assert response.status_code == 400
+    assert "the board by mail is one of each, digest, none, not &#39;hourly&#39;" in \
+        response.get_data(as_text=True)
+    assert fresh(moonstone, "Ada").board_mail == "each"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -25,7 +26,16 @@ from sqlalchemy import select
 from vpsleuth.extensions import db
 from vpsleuth.models import Game, OutboxMessage, Player, utcnow
 from vpsleuth.rules.schedule import weekly
-from vpsleuth.services import accounts, auth, games, heartbeat, lobby, resolution
+from vpsleuth.services import (
+    absence,
+    accounts,
+    auth,
+    board,
+    games,
+    heartbeat,
+    lobby,
+    resolution,
+)
 from vpsleuth.services.access import viewer_for
 from vpsleuth.web.feeds import feed_token
 
@@ -48,7 +58,8 @@ EMAIL = {"p1": ADA, "p2": CY, "gm1": GAIL, "gm2": OTTO, "inv1": VERA}
 # rule's int parameters (SHORT), and an optional query filled like the path.
 SHORT = {"<g>": "<int:game_id>", "<p>": "<int:player_id>", "<n>": "<int:number>",
          "<mail>": "<int:message_id>", "<tok>": "<int:token_id>", "<req>": "<int:request_id>",
-         "<profile>": "<int:profile_id>"}
+         "<profile>": "<int:profile_id>", "<post>": "<int:post_id>",
+         "<abs>": "<int:absence_id>"}
 TABLE = {
     #                                                    anon  p1    p2    gm1   gm2   inv1
     "GET /":                                            "ok    ok    ok    ok    ok    ok",
@@ -83,12 +94,22 @@ TABLE = {
     "GET /games/<g>/standings":                         "login ok    404   ok    404   ok",
     "GET /games/<g>/verify":                            "login ok    404   ok    404   ok",
     "GET /games/<g>/rules":                             "login ok    404   ok    404   ok",
+    # The game's board (Ada wrote post <post>): its members read and post (an empty post
+    # is refused); only the author deletes, only its GM hides.
+    "GET /games/<g>/board":                             "login ok    404   ok    404   ok",
+    "POST /games/<g>/board":                            "login bad   404   bad   404   bad",
+    "POST /games/<g>/board/<post>/delete":              "login ok    404   403   404   403",
+    "POST /games/<g>/board/<post>/hide":                "login 403   404   ok    404   403",
     # The game told afterwards: its GM at any time, its players only after the end.
     "GET /games/<g>/story":                             "login 404   404   ok    404   404",
     "GET /games/<g>/story/state":                       "login 404   404   ok    404   404",
     "GET /games/<g>/sheet":                             "login ok    404   404   404   ok",
     "GET /games/<g>/turn":                              "login ok    404   404   404   ok",
     "POST /games/<g>/turn":                             "login bad   404   404   404   bad",
+    # A player's own absences (Ada announced <abs>): only the player announces (an empty
+    # form is refused) and cancels their own; the GM does it on the GM's page.
+    "POST /games/<g>/absences":                         "login bad   404   404   404   bad",
+    "POST /games/<g>/absences/<abs>/cancel":            "login ok    404   404   404   404",
     # A player's own notebook: nobody else's, its GM's neither (an empty form is refused).
     "POST /games/<g>/notebook":                         "login bad   404   404   404   bad",
     # Feeds: a reader without a session brings the player's token instead. A token of
@@ -107,11 +128,16 @@ TABLE = {
     "POST /gm/games/<g>/players":                       "login 404   404   bad   404   404",
     "POST /gm/games/<g>/bots":                          "login 404   404   bad   404   404",
     "POST /gm/games/<g>/players/<p>/email":             "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/players/<p>/replace":           "login 404   404   bad   404   404",
     "POST /gm/games/<g>/start":                         "login 404   404   409   404   404",
     "GET /gm/games/<g>/board":                          "login 404   404   ok    404   404",
     "POST /gm/games/<g>/deadline":                      "login 404   404   bad   404   404",
     "POST /gm/games/<g>/after-early":                   "login 404   404   bad   404   404",
     "POST /gm/games/<g>/aid":                           "login 404   404   409   404   404",
+    "POST /gm/games/<g>/missed-turn":                   "login 404   404   409   404   404",
+    "GET /gm/games/<g>/absences":                       "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/absences":                      "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/absences/<abs>/cancel":         "login 404   404   ok    404   404",
     "POST /gm/games/<g>/resume":                        "login 404   404   409   404   404",
     "POST /gm/games/<g>/resolve":                       "login 404   404   bad   404   404",
     "GET /gm/games/<g>/turn":                           "login 404   404   ok    404   404",
@@ -171,6 +197,10 @@ CHANGES = {
     "POST /gm/games/<g>/players/<p>/withdraw": "gm1",
     "POST /gm/games/<g>/pause": "gm1",
     "POST /gm/games/<g>/requests/<req>/decline": "gm1",  # Otto is told by mail
+    "POST /games/<g>/board/<post>/delete": "p1",  # Ada's own post
+    "POST /games/<g>/absences/<abs>/cancel": "p1",  # Ada's own absence
+    "POST /gm/games/<g>/absences/<abs>/cancel": "gm1",  # audited
+    "POST /games/<g>/board/<post>/hide": "gm1",
 }
 # Routes that end the session: each identity tries them with a session of its own.
 ENDS_SESSION = {"POST /signout", "POST /signout/everywhere"}
@@ -239,13 +269,18 @@ class World:
         ada_mail = self.invitation(self.ada)
         self.vera_link = LINK.search(self.invitation(self.vera).body_text).group(1)
         gail_token, _ = accounts.issue_api_token(game_master=gail, label="gail-bot")
+        ada_post = board.post(self.game, "Good luck, all!", player=self.ada, channel="web")
+        today = utcnow().date()
+        ada_away = absence.announce(self.ada, today, today + timedelta(days=5), "a note",
+                                    channel="web", entered_by=ADA)
         heartbeat.record_heartbeat(utcnow())
         self.values = {
             "game_id": self.game.id, "player_id": self.ada.id, "number": 1,
             "message_id": ada_mail.id, "token_id": gail_token.id, "ada_id": self.ada.id,
             "ada_feed": feed_token(self.ada), "cy_feed": feed_token(other.players[0]),
             "token": "not-a-sign-in-link", "code": "en", "filename": "style.css",
-            "request_id": otto_asks.id, "profile_id": 1,
+            "request_id": otto_asks.id, "profile_id": 1, "post_id": ada_post.id,
+            "absence_id": ada_away.id,
         }
         db.session.commit()
 

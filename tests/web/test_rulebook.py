@@ -18,15 +18,18 @@ BROWSER = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9", "es": "es-ES,es;q=0.9
 DEVELOPER_WORDS = ("seed", ".md", "Decision", "Entscheidung", "Decisión",
                    "reference for the project", "docs/", "RULES", "the project")
 # The sections a rulebook has, in this order: what the game is, the gems, the deal,
-# a turn (a question, tips), scoring with its example, bonuses, the end, house rules.
+# a turn (a question, tips), scoring with its example, bonuses, the end, a seat that
+# changes hands, being away, house rules.
 SECTIONS = {
     "en": ["The game in brief", "The gems", "The deal", "Your turn", "Answers and scoring",
-           "Bonus points", "The end of the game", "House rules"],
+           "Bonus points", "The end of the game", "A seat that changes hands",
+           "When you are away", "House rules"],
     "de": ["Das Spiel in Kürze", "Die Edelsteine", "Das Verteilen", "Dein Zug",
-           "Antworten und Wertung", "Bonuspunkte", "Spielende", "Hausregeln"],
+           "Antworten und Wertung", "Bonuspunkte", "Spielende", "Ein Platz wechselt die Hand",
+           "Wenn du weg bist", "Hausregeln"],
     "es": ["El juego en pocas palabras", "Las gemas", "El reparto", "Tu turno",
            "Respuestas y puntuación", "Puntos extra", "El final de la partida",
-           "Reglas de la casa"],
+           "Un puesto que cambia de manos", "Cuando estás fuera", "Reglas de la casa"],
 }
 # How each rulebook states the standard game's numbers (of ``rules``).
 STATED = {

@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from axe_support import check
-from browser_support import SCREENSHOTS, browser_fixtures, signed_in_page
+from axe_support import looked_at
+from browser_support import browser_fixtures, signed_in_page
 from playwright.sync_api import expect
 
 from vpsleuth.rules import Ruleset
@@ -39,17 +39,6 @@ def game_id(live):
             games.add_player(game, name, email, language=lang)
         games.start_game(game, seed=4)
         return game.id
-
-
-def looked_at(page, name: str, width: int) -> None:
-    """A full-page screenshot, and the checks a reader's eye makes: no sideways scrolling,
-    nothing axe-core calls serious or critical."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= width, name
-    found = check(page)
-    assert found.failing == 0, found.details
-    assert not page.console_errors and not page.failed
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "es"])

@@ -30,7 +30,9 @@ def init_app(app: Flask) -> None:
 
 # The routes register themselves on bp when imported; they import bp and PREFIX from here.
 from . import (  # noqa: E402, F401
+    absences,
     auth,
+    board,
     errors,
     games,
     gm,

@@ -7,7 +7,7 @@ from datetime import datetime
 from flask import url_for
 
 from ..i18n import N_
-from ..models import Game
+from ..models import MISSED_TURN_RULES, Game
 from ..rules import Ruleset, RulesetError
 from ..rules.schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..services import access, games, reports
@@ -110,10 +110,13 @@ def create_game():
         after_early = inputs.choice(body["rules"]["after_early"], "rules.after_early",
                                     AFTER_EARLY)
     aid = inputs.boolean(body.get("rules", {}).get("deduction_aid", False), "rules.deduction_aid")
+    missed = inputs.choice(body.get("rules", {}).get("missed_turn_rule", "none"),
+                           "rules.missed_turn_rule", MISSED_TURN_RULES)
     game = games.create_game(name, _schedule(body["schedule"]), rules,
                              language=language, actor=who.actor,
                              game_master_id=who.game_master.id, reminder_hours=hours,
-                             after_early=after_early, deduction_aid=aid)
+                             after_early=after_early, deduction_aid=aid,
+                             missed_turn_rule=missed)
     location = url_for("api.get_game", game_id=game.id)
     return game_detail(game, my_roles(who, game)), 201, {"Location": location}
 
@@ -156,7 +159,7 @@ def _rules(value) -> Ruleset:
     if not isinstance(value, dict):
         raise BadInput("rules", N_("must be an object of house rules"))
     allowed = set(_RULE_RANGES) | {"bonuses", "early_resolution", "after_early",
-                                   "deduction_aid"}
+                                   "deduction_aid", "missed_turn_rule"}
     unknown = sorted(set(value) - allowed)
     if unknown:
         raise BadInput(f"rules.{unknown[0]}", N_("unknown house rule; the house rules are "

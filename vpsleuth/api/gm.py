@@ -10,7 +10,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..i18n import N_
 from ..models import AuditEntry, Game, Round
-from ..services import games, gm, resolution, standing_turns
+from ..services import games, gm, resolution, seats, standing_turns
 from ..services.errors import Invalid, NotFound, WrongState
 from . import bp, inputs
 from .auth import caller, gm_game, player_of
@@ -25,16 +25,20 @@ def _game_json(game) -> dict:
     return game_detail(game, my_roles(caller(), game))
 
 
+def _newcomer() -> tuple[str, str, str | None]:
+    """A new player's name, address and language (None: the game's) from the JSON body."""
+    body = inputs.json_object({"name", "email", "language"}, {"name", "email"})
+    language = None
+    if "language" in body:
+        language = inputs.choice(body["language"], "language", LANGUAGES)
+    return inputs.line(body["name"], "name", 80), inputs.email(body["email"]), language
+
+
 @bp.post(f"/games/{GAME_ID}/players")
 def invite_player(game_id: int):
     """Add a player; an invitation with a sign-in link goes to the outbox."""
     game = gm_game(game_id)
-    body = inputs.json_object({"name", "email", "language"}, {"name", "email"})
-    name = inputs.line(body["name"], "name", 80)
-    email = inputs.email(body["email"])
-    language = None
-    if "language" in body:
-        language = inputs.choice(body["language"], "language", LANGUAGES)
+    name, email, language = _newcomer()
     player = games.add_player(game, name, email, language=language, actor=caller().actor)
     location = url_for("api.get_game", game_id=game.id)
     return player_json(player, for_gm=True), 201, {"Location": location}
@@ -58,6 +62,19 @@ def change_player(game_id: int, player_id: int):
     body = inputs.json_object({"email"}, {"email"})
     gm.change_email(player, inputs.email(body["email"]), actor=caller().actor)
     return player_json(player, for_gm=True)
+
+
+@bp.post(f"/games/{GAME_ID}/players/{PLAYER_ID}/replace")
+def replace_player(game_id: int, player_id: int):
+    """Hand the seat to a substitute: points and history stay, the old address loses it."""
+    game = gm_game(game_id)
+    player = player_of(game, player_id)
+    name, email, language = _newcomer()
+    change = seats.replace_player(game, player, name, email, actor=caller().actor,
+                                  language=language)
+    return {"player": player_json(player, for_gm=True), "from_round": change.from_round,
+            "old_name": change.old_name, "old_email": change.old_email,
+            "at": change.at.isoformat()}
 
 
 @bp.post(f"/games/{GAME_ID}/players/{PLAYER_ID}/turn")

@@ -6,6 +6,7 @@ import copy
 from functools import cache
 
 from . import PREFIX, bp
+from .spec_board import BOARD_PARAMETERS, BOARD_PATHS, BOARD_SCHEMAS
 from .spec_paths import PARAMETERS, PATHS, RESPONSES
 from .spec_record import RECORD_SCHEMAS
 from .spec_schemas import SCHEMAS
@@ -34,15 +35,16 @@ def document() -> dict:
         "servers": [{"url": PREFIX}],
         "security": [{"bearerAuth": []}],
         "tags": [{"name": "meta"}, {"name": "games"}, {"name": "turns"},
-                 {"name": "notebook"}, {"name": "game master"}, {"name": "open games"},
-                 {"name": "my data"}, {"name": "ratings"}],
-        "paths": PATHS,
+                 {"name": "notebook"}, {"name": "absences"}, {"name": "game master"},
+                 {"name": "open games"},
+                 {"name": "my data"}, {"name": "ratings"}, {"name": "board"}],
+        "paths": {**PATHS, **BOARD_PATHS},
         "components": {
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer", "bearerFormat": "vps_<random>",
                 "description": "a player's or game master's API token"}},
-            "schemas": {**SCHEMAS, **STORY_SCHEMAS, **RECORD_SCHEMAS},
-            "parameters": PARAMETERS,
+            "schemas": {**SCHEMAS, **STORY_SCHEMAS, **RECORD_SCHEMAS, **BOARD_SCHEMAS},
+            "parameters": {**PARAMETERS, **BOARD_PARAMETERS},
             "responses": RESPONSES,
         },
     }

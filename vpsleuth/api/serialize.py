@@ -70,7 +70,8 @@ def game_detail(game: Game, my_roles: list[str]) -> dict:
                   "points_wrong": rules.points_wrong,
                   "early_resolution": rules.early_resolution,
                   "after_early": game.after_early,
-                  "deduction_aid": game.deduction_aid},
+                  "deduction_aid": game.deduction_aid,
+                  "missed_turn_rule": game.missed_turn_rule},
         "reminder_hours": game.reminders,
         "schedule": {**schedule, "description":
                      schedule_text(Schedule.from_json(schedule), game.language)},

@@ -49,6 +49,7 @@ PARAMETERS = {
     "PlayerId": _param("player_id", "the player's id (see the game's players)"),
     "RoundNumber": _param("number", "the round's number, from 1"),
     "RequestId": _param("request_id", "the request's id (see the game's join requests)"),
+    "AbsenceId": _param("absence_id", "the absence's id (see the game's absences)"),
     "ProfileId": _param("profile_id", "a person's id on the leaderboard"),
     "Page": {"name": "page", "in": "query", "required": False,
              "description": "the page, from 1 (50 a page)",
@@ -145,6 +146,19 @@ PATHS = {
         "getStory", "The game told afterwards: what the public record proved (the game's "
         "game master at any time; its players after the end)", "Story", params=G,
         errors=(404, 429)))},
+    "/games/{game_id}/absences": {
+        "get": op("listAbsences", "The caller's own absences; a game master's token: every "
+                  "player's of the game", "AbsenceList", params=G, errors=(403, 404),
+                  tag="absences"),
+        "post": op("postAbsence", "Announce an absence (a game master's token names the "
+                   "player_id; audited)", "AbsenceCreated", status=201, params=G,
+                   body="AbsenceInput", errors=(400, 403, 404, 409), tag="absences"),
+    },
+    "/games/{game_id}/absences/{absence_id}/cancel": {"post": op(
+        "cancelAbsence", "Cancel an absence (kept in the list, marked cancelled, no longer "
+        "counting; a game master's cancellation is audited)", "Absence",
+        params=("GameId", "AbsenceId"), body="Empty", body_required=False,
+        errors=(400, 403, 404), tag="absences")},
     "/games/{game_id}/notebook": {
         "get": op("getNotebook", "The caller's private notebook (player tokens only)",
                   "Notebook", params=G, errors=(404,), tag="notebook"),
@@ -162,6 +176,10 @@ PATHS = {
     "/games/{game_id}/players/{player_id}/withdraw": {"post": op(
         "withdrawPlayer", "Withdraw a player", "Player", params=GP, body="Empty",
         body_required=False, errors=(400, 403, 404, 409), tag="game master")},
+    "/games/{game_id}/players/{player_id}/replace": {"post": op(
+        "replacePlayer", "Hand a player's seat to a substitute (points and history stay)",
+        "SeatChange", params=GP, body="PlayerInvite", errors=(400, 403, 404, 409),
+        tag="game master")},
     "/games/{game_id}/players/{player_id}/turn": {"post": op(
         "enterTurn", "Enter a turn for a player (audited; the player is told)",
         "TurnSubmitted", params=GP, body="TurnInput", errors=_TURN_ERRORS,

@@ -6,7 +6,7 @@ response grows a field the document does not describe.
 
 from __future__ import annotations
 
-from ..models import CHANNELS
+from ..models import CHANNELS, MISSED_TURN_RULES
 from ..rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS
 from ..services.games import EMAIL_PATTERN, LANGUAGES
 from .inputs import MAX_ID
@@ -44,6 +44,7 @@ INT = {"type": "integer"}
 BOOL = {"type": "boolean"}
 ID = {"type": "integer", "minimum": 1}
 TIME = {"type": "string", "format": "date-time"}
+DATE = {"type": "string", "format": "date"}
 LANGUAGE = {"type": "string", "enum": list(LANGUAGES)}
 ONE_LINE = {"type": "string", "pattern": r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$",
             "description": "one line: no control characters"}
@@ -82,9 +83,15 @@ AFTER_EARLY = {"type": "string", "enum": ["calendar", "fresh"],
                               "calendar, or is a fresh interval from the close"}
 AID = {"type": "boolean", "description": "house rule: during the game the players' "
        "information sheet shows what the public record has ruled out (default false)"}
+MISSED_TURN = {"type": "string", "enum": list(MISSED_TURN_RULES),
+               "description": "house rule: a player with no turn at the deadline plays no "
+                              "tips (none, the default), last round's tips (repeat), or those "
+                              "only while an announced absence covers the deadline "
+                              "(repeat-when-absent)"}
 RULES_OUT = {"rounds": INT, "first_bonus_round": INT, "bonuses": array(INT),
              "points_right": INT, "points_wrong": INT, "early_resolution": BOOL,
-             "after_early": AFTER_EARLY, "deduction_aid": AID}
+             "after_early": AFTER_EARLY, "deduction_aid": AID,
+             "missed_turn_rule": MISSED_TURN}
 RULE_LIMITS = {"rounds": (1, 52), "first_bonus_round": (1, 52), "points_right": (1, 99),
                "points_wrong": (-99, 0)}
 
@@ -146,7 +153,9 @@ SCHEMAS: dict[str, dict] = {
         "questions": array(obj({"asker": STRING, "placeholder": STRING, "attributes": STRING,
                                 "text": STRING, "answer": INT})),
         "rows": array(obj({"player": STRING, "submitted": BOOL, "tip_score": INT,
-                           "bonus": INT, "points": INT, "total": INT, "rank": INT})),
+                           "bonus": INT, "points": INT, "total": INT, "rank": INT,
+                           "repeated": {"type": "boolean", "description": "the missed-turn "
+                                        "rule played last round's tips for this player"}})),
         "history": {"type": "object", "additionalProperties": array(nullable(INT)),
                     "description": "player -> total after each round so far"},
         "next_deadline": nullable(TIME), "final": BOOL, "commitment": STRING,
@@ -195,7 +204,26 @@ SCHEMAS: dict[str, dict] = {
                      "updated_at": nullable(TIME)},
                     description="private to its player: no other token, the game "
                                 "master's included, can read it"),
+    "Absence": obj({"id": ID, "player_id": ID, "starts": DATE, "ends": DATE,
+                    "channel": {"type": "string", "enum": ["web", "api", "email", "gm"]},
+                    "created_at": TIME, "cancelled": BOOL,
+                    "note": {"type": "string", "description": "for the player and the game "
+                             "master only"}},
+                   description="from starts to ends, both days included, in the player's "
+                               "time zone (the game's if they set none)"),
+    "AbsenceCreated": obj({"id": ID, "player_id": ID, "starts": DATE, "ends": DATE,
+                           "channel": {"type": "string", "enum": ["web", "api", "email",
+                                                                  "gm"]},
+                           "created_at": TIME, "cancelled": BOOL, "note": STRING,
+                           "start_moved": {"type": "boolean", "description": "the first day "
+                                           "was in the past and counts from today"}}),
+    "AbsenceList": obj({"game_id": ID, "absences": array(ref("Absence"))}),
     # request bodies
+    "AbsenceInput": obj({"starts": DATE, "ends": DATE,
+                         "note": {**ONE_LINE, "maxLength": 300},
+                         "player_id": {**ID, "description": "game master's tokens only: "
+                                       "whom the absence is for"}},
+                        optional=("note", "player_id")),
     "NotebookInput": obj({"marks": MARKS, "notes": NOTES}, optional=("marks", "notes"),
                          minProperties=1,
                          description="marks replace every mark (unlisted cells are "
@@ -238,9 +266,9 @@ SCHEMAS: dict[str, dict] = {
                       "bonuses": array({"type": "integer", "minimum": 0, "maximum": 99},
                                        maxItems=10),
                       "early_resolution": BOOL, "after_early": AFTER_EARLY,
-                      "deduction_aid": AID},
+                      "deduction_aid": AID, "missed_turn_rule": MISSED_TURN},
                      optional=(*RULE_LIMITS, "bonuses", "early_resolution", "after_early",
-                               "deduction_aid")),
+                               "deduction_aid", "missed_turn_rule")),
         "reminder_hours": array({"type": "integer", "minimum": 1, "maximum": 336},
                                 maxItems=10),
     }, optional=("language", "rules", "reminder_hours")),
@@ -248,6 +276,12 @@ SCHEMAS: dict[str, dict] = {
                          "email": EMAIL,
                          "language": LANGUAGE}, optional=("language",)),
     "PlayerChange": obj({"email": EMAIL}),
+    "SeatChange": obj({"player": ref("Player"),
+                       "from_round": {"type": "integer", "minimum": 1,
+                                      "description": "the newcomer plays from this round"},
+                       "old_name": STRING, "old_email": STRING, "at": TIME},
+                      description="a seat handed to a substitute (the player is the seat, "
+                                  "now under the newcomer's name and address)"),
     "ExtendInput": obj({"deadline": {**TIME, "description":
                                      "the new deadline, ISO 8601 with its offset; "
                                      "in the future"}}),

@@ -13,10 +13,10 @@ from sqlalchemy import select
 from ..extensions import db
 from ..i18n.dates import deadline_text
 from ..i18n.schedule_words import schedule_text
-from ..models import Game, utcnow
+from ..models import MISSED_TURN_RULES, Game, utcnow
 from ..rules import Ruleset
 from ..rules.schedule import parse_schedule_spec, to_local
-from ..services import games, reports, resolution, standing_turns, transfer
+from ..services import board, games, reports, resolution, standing_turns, transfer
 from .common import gm_command
 
 
@@ -44,10 +44,14 @@ def game_cli() -> None:
               "the calendar or is a whole interval from the close.")
 @click.option("--aid/--no-aid", default=False, show_default=True,
               help="House rule: the players' sheet shows what the public record rules out.")
+@click.option("--missed-turn", type=click.Choice(list(MISSED_TURN_RULES)), default="none",
+              show_default=True, help="House rule: a player with no turn at the deadline "
+              "plays no tips (none), last round's tips (repeat), or those only while an "
+              "announced absence covers the deadline (repeat-when-absent).")
 @click.option("--language", type=click.Choice(list(games.LANGUAGES)), default="en",
               show_default=True)
 def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_bonus_round,
-                bonus, right, wrong, early, after_early, aid, language):
+                bonus, right, wrong, early, after_early, aid, missed_turn, language):
     """Create a game with its house rules and deadline schedule."""
     timezone = timezone or current_app.config["DEFAULT_TIMEZONE"]
     if not first_deadline and not deadlines:
@@ -60,7 +64,8 @@ def create_game(name, first_deadline, timezone, every, deadlines, rounds, first_
         raise click.BadParameter("bonus values are whole numbers like 3,2,1") from None
     rules = Ruleset(rounds, first_bonus_round, bonuses, right, wrong, early)
     game = games.create_game(name, schedule, rules, language=language, actor="cli",
-                             after_early=after_early, deduction_aid=aid)
+                             after_early=after_early, deduction_aid=aid,
+                             missed_turn_rule=missed_turn)
     click.echo(f"Created game {game.id} {game.name!r}: {schedule_text(schedule, language)}")
 
 
@@ -113,6 +118,18 @@ def resolve_now(game):
         raise click.ClickException(f"{g.name!r} has no open round to resolve (state: {g.state})")
     click.echo(reports.render_text(reports.build_report(g, done.number, g.language),
                                    g.timezone, g.language))
+
+
+@gm_command(game_cli, "announce")
+@click.argument("game")
+@click.option("--file", "source", type=click.File("r", encoding="utf-8"), required=True,
+              help="The announcement, plain text (at most 2,000 characters); '-' reads stdin.")
+def announce(game, source):
+    """Pin an announcement on the game's board; it is mailed to every player."""
+    g = games.find_game(game)
+    post = board.announce(g, source.read(), actor="cli", channel="cli")
+    click.echo(f"Announced on the board of {g.name!r} (post {post.id}); every player gets it "
+               "by mail.")
 
 
 @gm_command(game_cli, "report")

@@ -1,16 +1,16 @@
-"""``vpsleuth player ...``: add, list and withdraw a game's players."""
+"""``vpsleuth player ...``: add, list, withdraw and replace a game's players."""
 
 from __future__ import annotations
 
 import click
 
-from ..services import games
+from ..services import games, seats
 from .common import gm_command
 
 
 @click.group("player")
 def player_cli() -> None:
-    """Add, list and withdraw players."""
+    """Add, list, withdraw and replace players."""
 
 
 @gm_command(player_cli, "add")
@@ -33,6 +33,22 @@ def withdraw_player(game, player):
     p = games.find_player(g, player)
     games.withdraw_player(p, actor="cli")
     click.echo(f"Withdrew {p.name} from {g.name!r}")
+
+
+@gm_command(player_cli, "replace")
+@click.argument("game")
+@click.argument("player")
+@click.argument("name")
+@click.argument("email")
+@click.option("--language", type=click.Choice(list(games.LANGUAGES)),
+              help="The newcomer's language (default: the game's).")
+def replace_player(game, player, name, email, language):
+    """Hand PLAYER's seat to a substitute NAME at EMAIL (points and history stay)."""
+    g = games.find_game(game)
+    p = games.find_player(g, player)
+    change = seats.replace_player(g, p, name, email, actor="cli", language=language)
+    click.echo(f"{change.old_name}'s seat in {g.name!r} is {p.name} <{p.email}>'s from round "
+               f"{change.from_round}; the invitation is queued")
 
 
 @gm_command(player_cli, "list")

@@ -24,6 +24,13 @@ STANDARD = Ruleset()
 STANDARD_AFTER_EARLY = "calendar"
 STANDARD_AID = False
 STANDARD_EVERY_DAYS = 7
+STANDARD_MISSED_TURN = "none"
+# The missed-turn rule (rules/missed.py) as the house-rules table names it.
+MISSED_TURN_CELLS = {
+    "none": N_("no turn, no tips"),
+    "repeat": N_("last round's tips again"),
+    "repeat-when-absent": N_("last round's tips again, during an announced absence"),
+}
 # Lists read "5, 3 and 1" (British English, as the site writes).
 _LIST_LOCALE = {"en": "en_GB"}
 
@@ -35,7 +42,8 @@ class GameRules(Protocol):
     after_early: str
     deduction_aid: bool
     schedule: dict  # Schedule.to_json()
-    # public (the archive) and rated (the ratings): read with getattr, False if absent
+    # public (the archive) and rated (the ratings): read with getattr, False if absent;
+    # missed_turn_rule: read with getattr, "none" if absent
 
 
 def record(game: GameRules, lang: str) -> list[str]:
@@ -147,12 +155,28 @@ def aid(on: bool, lang: str) -> str:
                            "to work out.")
 
 
+def missed_turn(rule: str, lang: str) -> str:
+    """What a player who sends no turn by the deadline plays, as a sentence."""
+    if rule == "repeat":
+        return translate(lang, "A player who sends no turn by the deadline plays last round's "
+                               "tips again (not the question), marked “repeated "
+                               "automatically”.")
+    if rule == "repeat-when-absent":
+        return translate(lang, "A player who sends no turn by the deadline while an absence "
+                               "they announced covers it plays last round's tips again (not "
+                               "the question), marked “repeated automatically”.")
+    return translate(lang, "A player who sends no turn by the deadline has no question and "
+                           "no tips that round.")
+
+
 def summary(game: GameRules, lang: str) -> list[str]:
     """The house rules of ``game`` as sentences, for an invitation."""
     rules = game.ruleset
     return [rounds(rules, lang), scoring(rules, lang), bonus(rules, lang),
             round_end(rules.early_resolution, game.after_early, lang),
-            aid(game.deduction_aid, lang), *record(game, lang)]
+            aid(game.deduction_aid, lang),
+            missed_turn(getattr(game, "missed_turn_rule", STANDARD_MISSED_TURN), lang),
+            *record(game, lang)]
 
 
 @dataclass(frozen=True)
@@ -221,6 +245,10 @@ def table(game: GameRules, lang: str) -> list[HouseRule]:
         HouseRule("deadlines", t("Deadlines"), _deadlines_cell(schedule, lang),
                   _interval(STANDARD_EVERY_DAYS, lang)),
         HouseRule("aid", t("Deduction aid"), game_aid, standard_aid),
+        HouseRule("missed_turn", t("A missed turn"),
+                  t(MISSED_TURN_CELLS.get(getattr(game, "missed_turn_rule", STANDARD_MISSED_TURN),
+                                          MISSED_TURN_CELLS[STANDARD_MISSED_TURN])),
+                  t(MISSED_TURN_CELLS[STANDARD_MISSED_TURN])),
         HouseRule("public", t("Public archive"),
                   t("public once it ends") if getattr(game, "public", False) else t("private"),
                   t("private")),

@@ -19,6 +19,7 @@ from ..mail import outbox
 from ..mail.inbound import imap
 from ..models import utcnow
 from ..services import (
+    board_digest,
     bots,
     heartbeat,
     limits,
@@ -60,6 +61,12 @@ def send_reminders(app: Flask, now: datetime | None = None) -> int:
     """Remind players with no turn yet, per their game's lead times."""
     with app.app_context():
         return len(reminders.send_reminders(now or utcnow()))
+
+
+def send_board_digests(app: Flask, now: datetime | None = None) -> int:
+    """Queue the daily digests of the game boards that are due (services/board_digest.py)."""
+    with app.app_context():
+        return len(board_digest.send_digests(now or utcnow()))
 
 
 def send_outbox(app: Flask, now: datetime | None = None) -> int:
@@ -149,6 +156,8 @@ JOBS: tuple[Job, ...] = (
     Job("release-final-reports", release_final_reports,
         "Send final reports that waited too long for their story"),
     Job("send-reminders", send_reminders, "Remind players with no turn yet", ticks=2),
+    Job("send-board-digests", send_board_digests, "Mail the daily digests of the game boards",
+        ticks=20),
     Job("send-outbox", send_outbox, "Send mail from the outbox"),
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),
     Job("heartbeat", beat, "Record that the scheduler is alive"),

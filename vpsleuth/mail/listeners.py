@@ -13,10 +13,10 @@ from __future__ import annotations
 from flask import Flask
 
 from ..extensions import db
-from ..models import Game, GameMaster, GameStory, JoinRequest, Player, Round
+from ..models import BoardPost, Game, GameMaster, GameStory, JoinRequest, Player, Round
 from ..rules import Turn
 from ..services import events
-from . import lobby, notify
+from . import absences, board, lobby, notify, seats
 
 
 def _gm_name(game: Game) -> str | None:
@@ -73,6 +73,14 @@ def reminder_due(player: Player, *, round_: Round, hours: int) -> None:
     notify.reminder(player, round_, hours)
 
 
+def board_posted(game: Game, *, post: BoardPost, announcement: bool) -> None:
+    board.post_mails(game, post, announcement)
+
+
+def board_digest_due(player: Player, *, posts: list[BoardPost], more: int, **_) -> None:
+    board.digest(player, posts, more)
+
+
 # Each signal the mail channel answers, and its receiver here.
 RECEIVERS = {
     events.player_invited: player_invited,
@@ -86,6 +94,10 @@ RECEIVERS = {
     events.join_requested: join_requested,
     events.join_declined: join_declined,
     events.reminder_due: reminder_due,
+    events.seat_handed_over: seats.seat_handed_over,
+    events.board_posted: board_posted,
+    events.board_digest_due: board_digest_due,
+    events.absence_announced: absences.absence_announced,
 }
 
 

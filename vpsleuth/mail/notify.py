@@ -16,14 +16,14 @@ from ..i18n.dates import deadline_text
 from ..models import Game, GameMaster, Player, Round, utcnow
 from ..orders import LineError, format_turn
 from ..rules import Turn
-from ..services import reports
+from ..services import missed_turns, reports
 from ..services.access import Viewer
 from ..services.auth import sign_in_url
 from ..services.links import base_url
 from ..services.outcome import outcome
 from ..services.preferences import site_language
 from ..services.standing_turns import standing_turn
-from . import outbox, render, threads
+from . import keys, outbox, render, threads
 
 
 def _answering(channel: str) -> threads.Answered | None:
@@ -104,29 +104,34 @@ def round_opened(game: Game, round_: Round) -> None:
     only the greeting's name is each player's own, and the bodies are stored
     once (render.render_shared, outbox.personal, outbox.queue_all).
     """
-    shared: dict[tuple[str, str], render.Shared | None] = {}  # by zone and language
+    # By zone, language and how many tips the missed-turn rule repeated for the reader.
+    shared: dict[tuple[str, str, int], render.Shared | None] = {}
     readers, whole = [], []
     link = base_url()  # may read the database: once for all
+    repeated = missed_turns.repeated_in(game, round_.number - 1)
     for player in game.active_players:
         if not player.wants_round_mail or not has_mailbox(player):
             continue
-        key = (player.timezone or game.timezone, player.language)
+        key = (player.timezone or game.timezone, player.language, repeated.get(player.id, 0))
         if key not in shared:
             shared[key] = render.render_shared(
-                "round_opened", player.language, player,
-                **_round_opened_context(game, round_, player, link))
+                "round_opened", player.language, player, board_address=render.BOARD,
+                **_round_opened_context(game, round_, player, link, key[2]))
         if shared[key] is not None:
             readers.append((player, shared[key]))
         else:  # the templates read more of the player than the name
             whole.append(outbox.message(
                 "round_opened", player.email, "round_opened", player.language, game=game,
-                player=player, **_round_opened_context(game, round_, player, link)))
+                player=player, board_address=keys.board_address(player),
+                **_round_opened_context(game, round_, player, link, key[2])))
     outbox.queue_all(outbox.personal("round_opened", game, readers) + whole)
 
 
-def _round_opened_context(game: Game, round_: Round, player: Player, link: str) -> dict:
+def _round_opened_context(game: Game, round_: Round, player: Player, link: str,
+                          repeated: int = 0) -> dict:
+    """``repeated``: how many of last round's tips were played again for the reader."""
     return dict(game=game, round=round_, deadline=_deadline(player, round_), base_url=link,
-                turn_template=turn_template(player, round_, Turn()))
+                turn_template=turn_template(player, round_, Turn()), repeated=repeated)
 
 
 _ROUND_OPEN_SUBJECT = N_("{game}: round {number} is open until {deadline}")
@@ -207,7 +212,8 @@ def reminder(player: Player, round_: Round, hours: int) -> None:
         return
     outbox.queue("reminder", player.email, "reminder", player.language, game=player.game,
                  player=player, round=round_, hours=hours, deadline=_deadline(player, round_),
-                 turn_template=turn_template(player, round_))
+                 turn_template=turn_template(player, round_),
+                 board_address=keys.board_address(player))
 
 
 class _EscapedOnce(str):
@@ -256,7 +262,7 @@ def round_report(game: Game, round_: Round) -> None:
             shared[(lang, tz)] = render.render_shared(
                 "report", lang, player, game=game, report=built[lang],
                 report_text=texts[(lang, tz)], next_deadline=nexts[(lang, tz)],
-                closed_early=early[(lang, tz)], base_url=link)
+                closed_early=early[(lang, tz)], base_url=link, board_address=render.BOARD)
         if shared[(lang, tz)] is not None:
             personal.append((player, shared[(lang, tz)]))
         else:
@@ -264,7 +270,8 @@ def round_report(game: Game, round_: Round) -> None:
                                         player=player, report=built[lang],
                                         report_text=texts[(lang, tz)],
                                         next_deadline=nexts[(lang, tz)],
-                                        closed_early=early[(lang, tz)], base_url=link))
+                                        closed_early=early[(lang, tz)], base_url=link,
+                                        board_address=keys.board_address(player)))
     outbox.queue_all(outbox.personal(kind, game, personal) + whole)
 
 

@@ -24,7 +24,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 from ..extensions import db
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
 from . import threads
-from .keys import reply_address, reply_addresses
+from .keys import board_address, board_addresses, reply_address, reply_addresses
 from .render import Shared, render
 
 log = logging.getLogger(__name__)
@@ -35,29 +35,37 @@ STATUSES = ("pending", "sending", "sent", "failed")
 
 def message(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
             player: Player | None = None, auto: bool = True, shared: Shared | None = None,
-            reply: threads.Answered | None = None, **context) -> dict:
+            reply: threads.Answered | None = None, reply_to: str | None = None,
+            **context) -> dict:
     """One mail as a dict of outbox columns, its body_text and body_html, and where the
     reader's name goes in them (slot_text, slot_html): what queue_all() stores.
 
     ``shared``: the mail as render_shared() made it for every reader like this
-    one; ``reply``: the received mail this one answers (see threads).
+    one; ``reply``: the received mail this one answers (see threads); ``reply_to``:
+    another Reply-To than the player's reply key (the board's mails: the board address).
     """
+    board_text = board_html = slot2 = None
     if shared is not None:
         subject, text, html = shared.subject, shared.text, shared.html
         at_text, at_html = shared.at_text, shared.at_html
         slot = player.name if shared.personal else None
+        if shared.has_board:
+            board_text, board_html, slot2 = (shared.board_text, shared.board_html,
+                                             board_address(player))
     else:
         subject, text, html = render(template, lang, game=game, player=player, **context)
         at_text = at_html = slot = None
     if reply is not None:
         subject = reply.reply_subject(subject)[:300]
     domain = threads.message_domain()
+    reply_to = reply_to or (reply_address(player) if player is not None else None)
     headers = threads.headers(auto=auto, player=player, game=game, reply=reply, domain=domain,
-                              reply_to=reply_address(player) if player is not None else None)
+                              reply_to=reply_to)
     return dict(
         kind=kind, game_id=game.id if game else None, player_id=player.id if player else None,
         to_addr=to, subject=subject, body_text=text, body_html=html, slot_text=at_text,
-        slot_html=at_html, slot=slot, headers=json.dumps(headers),
+        slot_html=at_html, slot2_text=board_text, slot2_html=board_html, slot=slot,
+        slot2=slot2, headers=json.dumps(headers),
         message_id=f"<{os.urandom(16).hex()}.{kind}@{domain}>",
     )
 
@@ -71,6 +79,7 @@ def personal(kind: str, game: Game, readers: Iterable[tuple[Player, Shared]]) ->
     """
     domain = threads.message_domain()
     thread_of, address_of = threads.game_threads(game, domain), reply_addresses()
+    board_of = board_addresses()
     game_id, quoted = game.id, json.encoder.encode_basestring_ascii
     mails = []
     for player, shared in readers:
@@ -83,22 +92,25 @@ def personal(kind: str, game: Game, readers: Iterable[tuple[Player, Shared]]) ->
             kind=kind, game_id=game_id, player_id=player_id, to_addr=player.email,
             subject=shared.subject, body_text=shared.text, body_html=shared.html,
             slot_text=shared.at_text, slot_html=shared.at_html,
-            slot=player.name if shared.personal else None, headers=headers,
+            slot2_text=shared.board_text, slot2_html=shared.board_html,
+            slot=player.name if shared.personal else None,
+            slot2=board_of(player) if shared.has_board else None, headers=headers,
             message_id=f"<{os.urandom(16).hex()}.{kind}@{domain}>"))
     return mails
 
 
-_BODY = ("body_text", "body_html", "slot_text", "slot_html")
+_BODY = ("body_text", "body_html", "slot_text", "slot_html", "slot2_text", "slot2_html")
 
 
 def queue(kind: str, to: str, template: str, lang: str, *, game: Game | None = None,
           player: Player | None = None, auto: bool = True,
-          reply: threads.Answered | None = None, **context) -> OutboxMessage:
+          reply: threads.Answered | None = None, reply_to: str | None = None,
+          **context) -> OutboxMessage:
     """Add a rendered mail to the session (committed with the caller's transaction)."""
     values = message(kind, to, template, lang, game=game, player=player, auto=auto,
-                     reply=reply, **context)
-    text, html, at_text, at_html = (values.pop(key) for key in _BODY)
-    body = MailBody(text=text, html=html, slot_text=at_text, slot_html=at_html)
+                     reply=reply, reply_to=reply_to, **context)
+    body = MailBody(**{column: values.pop(key) for key, column in zip(
+        _BODY, ("text", "html", *_BODY[2:]), strict=True)})
     msg = OutboxMessage(body=body, **values)
     db.session.add(msg)
     return msg
@@ -122,8 +134,8 @@ def queue_all(messages: list[dict]) -> None:
               for mail in messages]  # the rows keep only outbox columns
     ids = db.session.scalars(
         insert(MailBody).returning(MailBody.id, sort_by_parameter_order=True),
-        [{"text": text, "html": html, "slot_text": at_text, "slot_html": at_html}
-         for text, html, at_text, at_html in distinct]).all()
+        [dict(zip(("text", "html", *_BODY[2:]), body, strict=True))
+         for body in distinct]).all()
     for mail, body in zip(messages, bodies, strict=True):
         mail["body_id"] = ids[body]
     db.session.execute(insert(OutboxMessage.__table__), messages)

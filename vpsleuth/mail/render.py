@@ -15,6 +15,7 @@ from flask import render_template
 from markupsafe import escape
 
 from ..models import Player
+from ..models.mail import spliced
 from ..services.links import base_url
 from .words import Words, mail_language
 
@@ -47,6 +48,11 @@ _NAME_HTML = str(escape(_NAME))
 # The name the result is checked with: of another length, so that a layout by the
 # name's length (padding, truncating, wrapping) shows.
 _PROBE = "Probe Q. Longername-Smith"
+# Printed where the reader's board address goes (pass ``board_address=BOARD``), and the
+# address the result is checked with.
+BOARD = "\x1b&Bo Ard\x1b"
+_BOARD_HTML = str(escape(BOARD))
+_PROBE_BOARD = "probe+b0.longer-board-address@example.invalid"
 
 
 @dataclass(frozen=True)
@@ -59,19 +65,38 @@ class Shared:
     html: str
     at_text: int | None
     at_html: int | None
+    # Where the reader's board address goes (offsets in the body without the name).
+    board_text: int | None = None
+    board_html: int | None = None
 
     @property
     def personal(self) -> bool:
         return self.at_text is not None or self.at_html is not None
 
-    def bodies(self, name: str) -> tuple[str, str]:
+    @property
+    def has_board(self) -> bool:
+        return self.board_text is not None or self.board_html is not None
+
+    def bodies(self, name: str, board: str = "") -> tuple[str, str]:
         """The text and HTML as one reader gets them."""
-        return splice(self.text, self.at_text, name), splice(self.html, self.at_html,
-                                                                 str(escape(name)))
+        return (spliced(self.text, (self.at_text, name), (self.board_text, board)),
+                spliced(self.html, (self.at_html, str(escape(name))),
+                        (self.board_html, str(escape(board)))))
 
 
 def splice(body: str, at: int | None, name: str) -> str:
     return body if at is None else body[:at] + name + body[at:]
+
+
+def _cut(body: str, first: str, second: str) -> tuple[str, int | None, int | None]:
+    """``body`` without the two placeholders, and where each was in what is left."""
+    at1, at2 = body.find(first), body.find(second)
+    if at1 >= 0 and at2 > at1:
+        at2 -= len(first)
+    elif at2 >= 0 and at1 > at2:
+        at1 -= len(second)
+    return (body.replace(first, "").replace(second, ""), at1 if at1 >= 0 else None,
+            at2 if at2 >= 0 else None)
 
 
 class _Reader:
@@ -110,10 +135,13 @@ def render_shared(template: str, lang: str, reader: Player, **context) -> Shared
     subject, text, html = render(template, lang, player=stand_in, **context)
     in_text, in_html = text.count(_NAME), html.count(_NAME_HTML)
     if (set(stand_in.reads) - {"name"} or _NAME in subject or in_text > 1 or in_html > 1
-            or stand_in.reads["name"] != in_text + in_html):
+            or stand_in.reads["name"] != in_text + in_html or BOARD in subject
+            or text.count(BOARD) > 1 or html.count(_BOARD_HTML) > 1):
         return None
-    at_text, at_html = text.find(_NAME), html.find(_NAME_HTML)
-    shared = Shared(subject, text.replace(_NAME, ""), html.replace(_NAME_HTML, ""),
-                    at_text if in_text else None, at_html if in_html else None)
+    text, at_text, board_text = _cut(text, _NAME, BOARD)
+    html, at_html, board_html = _cut(html, _NAME_HTML, _BOARD_HTML)
+    shared = Shared(subject, text, html, at_text, at_html, board_text, board_html)
+    if context.get("board_address") == BOARD:
+        context["board_address"] = _PROBE_BOARD
     whole = render(template, lang, player=_Reader(reader, _PROBE), **context)
-    return shared if (shared.subject, *shared.bodies(_PROBE)) == whole else None
+    return shared if (shared.subject, *shared.bodies(_PROBE, _PROBE_BOARD)) == whole else None

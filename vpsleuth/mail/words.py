@@ -24,7 +24,8 @@ LANGUAGES = ("en", "de", "es")
 
 # How a confirmation names where a turn came from.
 CHANNELS = {"email": N_("email"), "web": N_("web"), "api": N_("API"),
-            "gm": N_("game master"), "bot": N_("bot"), "cli": N_("command line")}
+            "gm": N_("game master"), "bot": N_("bot"), "cli": N_("command line"),
+            "repeat": N_("repeated automatically")}
 
 
 def mail_language(lang: str | None) -> str:

@@ -6,12 +6,14 @@ from .lobby import JoinRequest
 from .mail import InboundMessage, MailBody, OutboxMessage, ReminderSent, SchedulerState
 from .notebook import PlayerNotebook
 from .record import Profile, Rating, RatingChange
+from .season import BOARD_MAIL, MISSED_TURN_RULES, Absence, BoardPost, SeatChange
 from .story import GameStory
 from .turn import CHANNELS, RoundResult, StandingQuestion, StandingTip, TurnVersion
 from .types import UTCDateTime, VerbatimText, utcnow
 
 __all__ = [
-    "CHANNELS", "ApiToken", "AuditEntry", "Game", "GameMaster", "GameSecret", "GameStory",
+    "BOARD_MAIL", "CHANNELS", "MISSED_TURN_RULES", "Absence", "ApiToken", "BoardPost",
+    "SeatChange", "AuditEntry", "Game", "GameMaster", "GameSecret", "GameStory",
     "InboundMessage",
     "JoinRequest", "LoginToken", "MailBody", "OutboxMessage", "Player", "RateEvent",
     "ReminderSent", "Round",

@@ -52,6 +52,9 @@ class Game(db.Model):
     public: Mapped[bool] = mapped_column(default=False, server_default=false())
     # House rule: counts for the ratings (services/ratings.py); fixed when the game starts.
     rated: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # House rule (issue 20): none, repeat, repeat-when-absent (models/season.py).
+    missed_turn_rule: Mapped[str] = mapped_column(String(20), default="none",
+                                                  server_default="none")
     # published at the start; the distribution itself lives in GameSecret
     commitment: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -148,6 +151,11 @@ class Player(db.Model):
     # points as "former player N" (former_number), with no name, address, notebook or mail.
     left_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     former_number: Mapped[int | None] = mapped_column(Integer)
+    # The game board by mail (models/season.py BOARD_MAIL): each post, a daily digest, none.
+    board_mail: Mapped[str] = mapped_column(String(8), default="digest",
+                                            server_default="digest")
+    # The last post a digest or a mail of its own has told this player of.
+    board_told_post_id: Mapped[int | None] = mapped_column(Integer)
 
     game: Mapped[Game] = relationship(back_populates="players")
 

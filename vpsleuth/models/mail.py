@@ -20,7 +20,9 @@ class MailBody(db.Model):
     mail); mails queued together with the same body share one row. A round's
     mail greets each player by name: its body is stored once without the name,
     with the places the name goes (slot_text, slot_html: character offsets), and
-    each mail keeps its own name (OutboxMessage.slot).
+    each mail keeps its own name (OutboxMessage.slot). A second place (slot2_text,
+    slot2_html) takes the reader's board address (OutboxMessage.slot2, issue 20):
+    both offsets count in the body without either.
     """
 
     __tablename__ = "mail_body"
@@ -30,6 +32,16 @@ class MailBody(db.Model):
     html: Mapped[str | None] = mapped_column(Text)
     slot_text: Mapped[int | None] = mapped_column(Integer)
     slot_html: Mapped[int | None] = mapped_column(Integer)
+    slot2_text: Mapped[int | None] = mapped_column(Integer)
+    slot2_html: Mapped[int | None] = mapped_column(Integer)
+
+
+def spliced(body: str, *places: tuple[int | None, str | None]) -> str:
+    """``body`` with each value put in at its offset (offsets of the body without any)."""
+    for at, value in sorted(((at, value) for at, value in places
+                             if at is not None and value is not None), reverse=True):
+        body = body[:at] + value + body[at:]
+    return body
 
 
 class OutboxMessage(db.Model):
@@ -60,24 +72,25 @@ class OutboxMessage(db.Model):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     last_error: Mapped[str] = mapped_column(Text, default="")
     slot: Mapped[str | None] = mapped_column(Text)  # this mail's own text in a shared body
+    slot2: Mapped[str | None] = mapped_column(Text)  # its board address in a shared body
     body: Mapped[MailBody] = relationship()
 
     @property
     def body_text(self) -> str:
-        """The text as sent: the body, with this mail's own part (the name) in its place."""
+        """The text as sent: the body, with this mail's own parts (the name, the board
+        address) in their places."""
         body = self.body
-        if body.slot_text is None or self.slot is None:
-            return body.text
-        return body.text[:body.slot_text] + self.slot + body.text[body.slot_text:]
+        return spliced(body.text, (body.slot_text, self.slot), (body.slot2_text, self.slot2))
 
     @property
     def body_html(self) -> str | None:
         """The HTML as sent (the name escaped), or None for a text-only mail."""
         body = self.body
-        if body.html is None or body.slot_html is None or self.slot is None:
-            return body.html
-        at = body.slot_html
-        return body.html[:at] + str(escape(self.slot)) + body.html[at:]
+        if body.html is None:
+            return None
+        return spliced(body.html,
+                       (body.slot_html, None if self.slot is None else str(escape(self.slot))),
+                       (body.slot2_html, None if self.slot2 is None else str(escape(self.slot2))))
 
 
 class InboundMessage(db.Model):

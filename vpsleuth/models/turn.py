@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ..extensions import db
 from .types import UTCDateTime, VerbatimText, utcnow
 
-CHANNELS = ("cli", "web", "email", "gm", "api", "bot")
+# "repeat": the missed-turn rule played last round's tips (services/missed_turns.py).
+CHANNELS = ("cli", "web", "email", "gm", "api", "bot", "repeat")
 
 
 class TurnVersion(db.Model):
@@ -80,3 +81,5 @@ class RoundResult(db.Model):
     points: Mapped[int] = mapped_column(Integer, default=0)
     total: Mapped[int] = mapped_column(Integer, default=0)
     rank: Mapped[int] = mapped_column(Integer, default=0)
+    # The missed-turn rule played last round's tips for the player (no turn came).
+    repeated: Mapped[bool] = mapped_column(default=False, server_default=false())

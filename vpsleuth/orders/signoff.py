@@ -129,3 +129,51 @@ def split_signoff(text: str) -> SignOff:
     while len(kept) > last + 1 and not kept[-1].strip():
         kept.pop()
     return SignOff("\n".join(kept), tuple(line.strip() for line in signoff))
+
+
+# Greetings a mail signs off with, in the three languages, lower case, without punctuation.
+_GREETINGS = frozenset({
+    "cheers", "regards", "best", "best regards", "kind regards", "best wishes", "thanks",
+    "thank you", "many thanks", "bye", "ciao", "love", "yours", "all the best", "see you",
+    "gruß", "grüße", "gruss", "grüsse", "viele grüße", "liebe grüße", "beste grüße",
+    "herzliche grüße", "schöne grüße", "lg", "vg", "mfg", "bis bald", "tschüss", "danke",
+    "saludos", "un saludo", "muchos saludos", "un abrazo", "abrazos", "atentamente",
+    "gracias", "hasta pronto", "nos vemos", "besos",
+})
+_TRIM = " \t,.;:!-–—~*"
+
+
+def _said(line: str) -> str:
+    return " ".join(line.strip(_TRIM).lower().split())
+
+
+def _names_writer(line: str, names: set[str]) -> bool:
+    said = _said(line)
+    return said in names or any(said.startswith(g) and said[len(g):].strip(_TRIM) in names
+                                for g in _GREETINGS)
+
+
+def _signs_off(line: str, names: set[str]) -> bool:
+    return _said(line) in _GREETINGS or _names_writer(line, names)
+
+
+def strip_post_signoff(text: str, names: tuple[str, ...]) -> str:
+    """A mailed board post without its closing greeting and name ("Cheers,\\nBen").
+
+    Only a last paragraph of at most three lines, each a greeting of the three
+    languages, the writer's name (``names``) or both, with the name in one of them,
+    is removed, and only when something remains above it: "Thanks!" or "Saludos"
+    without a name is part of what the writer says.
+    """
+    lines = text.rstrip().split("\n")
+    known = {" ".join(n.lower().split()) for n in names if n}
+    end = len(lines)
+    start = end
+    while start > 0 and lines[start - 1].strip() and end - start < 4:
+        start -= 1
+    tail = lines[start:end]
+    if (not tail or len(tail) > 3 or not all(_signs_off(line, known) for line in tail)
+            or not any(_names_writer(line, known) for line in tail)):
+        return text
+    kept = "\n".join(lines[:start]).rstrip()
+    return kept if kept.strip() else text

@@ -17,7 +17,7 @@ from flask import Flask
 
 from ..extensions import db
 from ..models import Game, Player, Round
-from . import events
+from . import absence, board, events, seats
 from .bots import play_bots
 from .practice import settle
 
@@ -49,3 +49,12 @@ def init_app(app: Flask) -> None:
     """Connect the services' follow-ups to their signals (idempotent, for every app)."""
     events.after_round_opened.connect(bots_play, weak=False)
     events.after_turn_accepted.connect(practice_settles, weak=False)
+    # An absence's rows go with the person and come with their data (services/absence.py).
+    events.person_leaving.connect(absence.forget, weak=False)
+    events.personal_data_asked.connect(absence.export, weak=False)
+    # Board posts lose text and name with the person and come with their data.
+    events.person_leaving.connect(board.forget, weak=False)
+    events.personal_data_asked.connect(board.export, weak=False)
+    # A seat handed on: its record goes with the person and comes with their data.
+    events.person_leaving.connect(seats.forget, weak=False)
+    events.personal_data_asked.connect(seats.export, weak=False)

@@ -13,14 +13,15 @@ their public names only (services/names.py), never an address.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import and_, func, or_, select
 
 from ..extensions import db
-from ..i18n import N_
+from ..i18n import N_, translate
 from ..models import Game, Player, Profile
 from ..rules import GEMS, LOCATIONS
-from . import stories
+from . import board, stories
 from .errors import Invalid, NotFound
 from .games import CONTROL, audit
 from .names import public_names
@@ -89,6 +90,33 @@ def public_game(game_id: int) -> Game:
 def report(game: Game, number: int | None, lang: str) -> RoundReport:
     """A round's report as the archive shows it: players by their public names."""
     return build_report(game, number, lang, public=True)
+
+
+@dataclass(frozen=True)
+class ArchivedPost:
+    """A board post as the archive shows it: the seat's public name, no text if hidden
+    or deleted (the GM's hiding holds for the public too)."""
+
+    id: int
+    author: str
+    at: datetime
+    body: str | None
+    hidden: bool
+    deleted: bool
+    pinned: bool
+
+
+def board_posts(game: Game, lang: str) -> list[ArchivedPost]:
+    """The game's board, oldest first; players by their public names, never an address."""
+    names = public_names(game, lang)
+    gm = translate(lang, board.GM_NAME)
+    gm = gm[:1].upper() + gm[1:]  # it heads the post
+    return [ArchivedPost(p.id, gm if p.player_id is None else names.get(p.player_id, "?"),
+                         p.created_at,
+                         None if p.hidden_at or p.deleted_at else p.body,
+                         p.hidden_at is not None and p.deleted_at is None,
+                         p.deleted_at is not None, p.pinned)
+            for p in board.all_posts(game)]
 
 
 @dataclass(frozen=True)

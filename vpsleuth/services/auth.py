@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from ..extensions import db
 from ..i18n import N_
-from ..models import GameMaster, LoginToken, Player, utcnow
+from ..models import GameMaster, LoginToken, Player, PlayerNotebook, utcnow
 from . import limits
 from .errors import ServiceError
 from .links import base_url
@@ -38,10 +38,14 @@ def sign_in_url(token: str) -> str:
 
 
 def known_email(email: str) -> bool:
+    """An address that may sign in: a player's, a GM's, or one whose seat was handed on
+    and whose notebook is kept for it (to download it with the rest of its data)."""
     email = email.strip().lower()
     return bool(
         db.session.scalar(select(Player.id).where(func.lower(Player.email) == email).limit(1))
-        or db.session.scalar(select(GameMaster.id).where(func.lower(GameMaster.email) == email)))
+        or db.session.scalar(select(GameMaster.id).where(func.lower(GameMaster.email) == email))
+        or db.session.scalar(select(PlayerNotebook.id).where(PlayerNotebook.kept_by == email)
+                             .limit(1)))
 
 
 def issue_token(email: str, now: datetime | None = None, *, purpose: str = "sign_in",

@@ -105,6 +105,43 @@ sender: the Player. ``round_``: the open Round. ``hours``: the hours left, as
 the reminder says them. In the transaction that records the ReminderSent row,
 whose unique constraint lets one scheduler of many send it.""")
 
+absence_announced = _signals.signal("absence-announced", doc="""\
+A player is to be away (services/absence.announce), by their word or the GM's.
+
+sender: the Player. ``absence``: the Absence (flushed; its note is for the GM
+alone). ``channel``: web, api, email or gm. ``entered_by``: who entered it. In
+the transaction that stores it.""")
+
+absence_cancelled = _signals.signal("absence-cancelled", doc="""\
+An absence was withdrawn (services/absence.cancel): kept, no longer counting.
+
+sender: the Player. ``absence``: the Absence. ``actor``: who withdrew it. In the
+transaction that withdraws it.""")
+
+board_posted = _signals.signal("board-posted", doc="""\
+A post is on a game's board (services/board.post, board.announce).
+
+sender: the Game. ``post``: the BoardPost (flushed: its id is set; ``player_id``
+None for the GM). ``announcement``: a pinned GM announcement, mailed to every
+player whatever their board mail setting. In the transaction that stores it.""")
+
+board_digest_due = _signals.signal("board-digest-due", doc="""\
+A player's daily digest of the game's board is due (services/board_digest.py).
+
+sender: the Player. ``posts``: the BoardPosts to tell of, oldest first (visible,
+not their own, no announcements). ``more``: how many older ones the digest leaves
+out (on the web). ``now``: the time of the run. In the transaction that moves the
+player's ``board_told_post_id`` on, which lets one scheduler of many send it.""")
+
+seat_handed_over = _signals.signal("seat-handed-over", doc="""\
+The GM handed a seat to a substitute (services/seats.replace_player).
+
+sender: the Player (the seat, already under the newcomer's name and address).
+``change``: the SeatChange (from_round, old_name, old_email, new_name).
+``old_language``: the old holder's language. ``token``: the raw sign-in token of
+the newcomer's invitation. In the transaction that hands
+the seat on; the old address has lost the game by then.""")
+
 person_leaving = _signals.signal("person-leaving", doc="""\
 A person deletes their account (services/leaving.py): every row about them goes.
 
@@ -112,7 +149,8 @@ sender: the address (lower case). ``seats``: the Player rows it held (about to
 become "former player N": name and address still readable). ``whole``: always
 True (the account, every seat). In the transaction that deletes the rest; a
 receiver deletes or anonymises its own rows about the person and must not commit.
-HOOK for issue 20 (the game board's posts) and 21 (push subscriptions).""")
+Receivers: absences, seat changes, board posts (services/board.forget: text and
+name go). HOOK for issue 21 (push subscriptions).""")
 
 personal_data_asked = _signals.signal("personal-data-asked", doc="""\
 Somebody asked for everything stored about them (services/personal_data.export).
@@ -121,7 +159,8 @@ sender: the address. ``seats``: the Player rows the export covers. ``whole``: th
 whole account (False: one seat, for an invitation's session or a player token).
 A receiver returns ``{table name: [JSON-able rows]}`` of its own rows about them.
 In the transaction of the request that reads them; a receiver writes nothing.
-HOOK for issue 20 (board posts) and 21 (push subscriptions).""")
+Receivers: absences, seat changes, board posts (services/board.export). HOOK for
+issue 21 (push subscriptions).""")
 
 # --- after the commit -----------------------------------------------------------------
 

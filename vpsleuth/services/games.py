@@ -13,6 +13,7 @@ from ..extensions import db
 from ..i18n import N_
 from ..models import AuditEntry, Game, GameSecret, Player, Round, utcnow
 from ..rules import Ruleset, commitment, deal, new_salt
+from ..rules.missed import MISSED_TURN_RULES
 from ..rules.schedule import AFTER_EARLY, Schedule
 from . import auth, events
 from .errors import Invalid, NotFound, Term, WrongState
@@ -45,6 +46,13 @@ def check_one_line(text: str, what: str) -> None:
     if CONTROL.search(text):
         raise Invalid(N_("{what} must be one line of text, without line breaks or control "
                          "characters"), what=Term(what))
+
+
+def check_missed_turn_rule(rule: str) -> None:
+    """Refuse anything but the missed-turn rules (none, repeat, repeat-when-absent)."""
+    if rule not in MISSED_TURN_RULES:
+        raise Invalid(N_("the missed-turn rule is one of {choices}"),
+                      choices=", ".join(MISSED_TURN_RULES))
 
 
 def check_after_early(choice: str) -> None:
@@ -84,12 +92,13 @@ def find_player(game: Game, ref: str | int) -> Player:
 def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
                 language: str = "en", actor: str = "gm", game_master_id: int | None = None,
                 reminder_hours: list[int] | None = None, after_early: str = "calendar",
-                deduction_aid: bool = False) -> Game:
+                deduction_aid: bool = False, missed_turn_rule: str = "none") -> Game:
     """A new game in setup: players can be added, house rules are fixed now.
 
     ``after_early``: after a round closed early, the next deadline keeps the
     ``calendar`` or is a ``fresh`` interval from the close (Schedule.following).
     ``deduction_aid``: the players' sheet shows what the public record rules out.
+    ``missed_turn_rule``: none, repeat or repeat-when-absent (rules/missed.py).
     """
     name = name.strip()
     if not name or len(name) > 120:
@@ -107,17 +116,39 @@ def create_game(name: str, schedule: Schedule, rules: Ruleset | None = None, *,
     if any(not 1 <= h <= 24 * 14 for h in hours):
         raise Invalid(N_("reminders are 1 to 336 hours before the deadline"))
     check_after_early(after_early)
+    check_missed_turn_rule(missed_turn_rule)
     game = Game(name=name, language=language, timezone=schedule.timezone,
                 schedule_json=json.dumps(schedule.to_json()), game_master_id=game_master_id,
                 reminder_hours=",".join(str(h) for h in hours), after_early=after_early,
-                deduction_aid=bool(deduction_aid))
+                deduction_aid=bool(deduction_aid), missed_turn_rule=missed_turn_rule)
     game.ruleset = rules or Ruleset()
     db.session.add(game)
     db.session.flush()
     audit(game, actor, "create_game", rules=asdict(game.ruleset), schedule=schedule.to_json(),
-          after_early=after_early, deduction_aid=bool(deduction_aid))
+          after_early=after_early, deduction_aid=bool(deduction_aid),
+          missed_turn_rule=missed_turn_rule)
     db.session.commit()
     return game
+
+
+def check_new_player(game: Game, name: str, email: str, language: str) -> None:
+    """Refuse a newcomer's bad name, address or language, or a name or address that plays
+    in the game already (every seat counts, a seat being handed on too)."""
+    if not name or len(name) > 80:
+        raise Invalid(N_("a player needs a name of 1 to 80 characters"))
+    check_one_line(name, N_("a player's name"))
+    if not EMAIL_PATTERN.match(email):
+        raise Invalid(N_("{address} is not an email address (like name@example.org)"),
+                      address=repr(email))
+    if language not in LANGUAGES:
+        raise Invalid(LANGUAGE_ONE_OF, languages=", ".join(LANGUAGES))
+    for other in game.players:
+        if other.name.lower() == name.lower():
+            raise Invalid(N_("{name} already plays in '{game}'; choose another name"),
+                          name=repr(name), game=game.name)
+        if other.email.lower() == email.lower():
+            raise Invalid(N_("{address} already plays in '{game}' as {name}"), address=email,
+                          game=game.name, name=repr(other.name))
 
 
 def add_player(game: Game, name: str, email: str, *, language: str | None = None,
@@ -133,22 +164,8 @@ def add_player(game: Game, name: str, email: str, *, language: str | None = None
         raise WrongState(N_("game '{game}' is full: {most} players at most"),
                          game=game.name, most=game.max_players)
     name, email = name.strip(), email.strip()
-    if not name or len(name) > 80:
-        raise Invalid(N_("a player needs a name of 1 to 80 characters"))
-    check_one_line(name, N_("a player's name"))
-    if not EMAIL_PATTERN.match(email):
-        raise Invalid(N_("{address} is not an email address (like name@example.org)"),
-                      address=repr(email))
     language = language or game.language
-    if language not in LANGUAGES:
-        raise Invalid(LANGUAGE_ONE_OF, languages=", ".join(LANGUAGES))
-    for other in game.players:
-        if other.name.lower() == name.lower():
-            raise Invalid(N_("{name} already plays in '{game}'; choose another name"),
-                          name=repr(name), game=game.name)
-        if other.email.lower() == email.lower():
-            raise Invalid(N_("{address} already plays in '{game}' as {name}"), address=email,
-                          game=game.name, name=repr(other.name))
+    check_new_player(game, name, email, language)
     player = Player(game=game, name=name, email=email, language=language)
     db.session.add(player)
     db.session.flush()

@@ -11,7 +11,7 @@ from ..i18n import N_
 from ..models import ApiToken, Game, Player, Round, utcnow
 from . import auth, events, sessions, turns
 from .errors import Invalid, WrongState, deadline_in
-from .games import EMAIL_PATTERN, audit, check_after_early
+from .games import EMAIL_PATTERN, audit, check_after_early, check_missed_turn_rule
 
 
 def _open_round(game: Game) -> Round:
@@ -78,6 +78,17 @@ def set_deduction_aid(game: Game, on: bool, *, actor: str) -> None:
     if bool(on) != game.deduction_aid:
         game.deduction_aid = bool(on)
         audit(game, actor, "set_deduction_aid", new=game.deduction_aid)
+    db.session.commit()
+
+
+def set_missed_turn_rule(game: Game, rule: str, *, actor: str) -> None:
+    """Choose what a missed turn plays (rules/missed.py), audited; only in setup."""
+    if game.state != "setup":
+        raise WrongState(N_("'{game}' has started; house rules are fixed now"), game=game.name)
+    check_missed_turn_rule(rule)
+    if rule != game.missed_turn_rule:
+        old, game.missed_turn_rule = game.missed_turn_rule, rule
+        audit(game, actor, "set_missed_turn_rule", old=old, new=rule)
     db.session.commit()
 
 

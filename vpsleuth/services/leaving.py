@@ -85,8 +85,9 @@ def successors(email: str) -> list[GameMaster]:
         func.lower(GameMaster.email) != email.strip().lower()).order_by(GameMaster.name)))
 
 
-def _lock_seat(player: Player) -> None:
-    """The locks a turn takes, in its order: the open round, then the seat."""
+def lock_seat(player: Player) -> None:
+    """The locks a turn takes, in its order: the open round, then the seat (also taken
+    when a seat is handed on, services/seats.py)."""
     open_round = player.game.open_round
     if open_round is not None:
         db.session.execute(update(Round).where(Round.id == open_round.id,
@@ -206,7 +207,7 @@ def delete_account(viewer: Viewer, *, successor_id: int | None = None,
     left = Left()
     seats = seats_of(viewer)
     for p in sorted(seats, key=lambda p: (p.game_id, p.id)):
-        _lock_seat(p)
+        lock_seat(p)
     events.person_leaving.send(email, seats=seats, whole=True)
     ids = [p.id for p in seats]
     renamed: dict[int, dict[str, str]] = {}

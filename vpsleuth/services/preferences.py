@@ -5,7 +5,8 @@ from __future__ import annotations
 from sqlalchemy import case, func, select
 
 from ..extensions import db
-from ..models import Game, GameMaster, Player, utcnow
+from ..i18n import N_
+from ..models import BOARD_MAIL, Game, GameMaster, Player, utcnow
 from ..rules.schedule import ScheduleError, to_local
 from .access import Viewer
 from .errors import Invalid
@@ -14,14 +15,18 @@ from .games import LANGUAGE_ONE_OF, LANGUAGES
 
 def update_preferences(player: Player, *, wants_round_mail: bool, wants_reminders: bool,
                        wants_confirmations: bool, language: str,
-                       timezone: str | None) -> Player:
+                       timezone: str | None, board_mail: str | None = None) -> Player:
     """Store one player's mail choices, language and time zone (None: the game's).
 
-    Raises Invalid naming the bad value (an unknown language, a time zone that
-    is not an IANA name, with a suggestion); nothing is changed then.
+    ``board_mail``: the game's board by mail (BOARD_MAIL: each post, a daily digest,
+    none; None keeps it). Raises Invalid naming the bad value (an unknown language,
+    a time zone that is not an IANA name, with a suggestion); nothing is changed then.
     """
     if language not in LANGUAGES:
         raise Invalid(LANGUAGE_ONE_OF, languages=", ".join(LANGUAGES))
+    if board_mail is not None and board_mail not in BOARD_MAIL:
+        raise Invalid(N_("the board by mail is one of {choices}, not '{value}'"),
+                      choices=", ".join(BOARD_MAIL), value=board_mail[:20])
     zone = (timezone or "").strip() or None
     if zone is not None:
         try:
@@ -31,6 +36,8 @@ def update_preferences(player: Player, *, wants_round_mail: bool, wants_reminder
     player.wants_round_mail = bool(wants_round_mail)
     player.wants_reminders = bool(wants_reminders)
     player.wants_confirmations = bool(wants_confirmations)
+    if board_mail is not None:
+        player.board_mail = board_mail
     player.language, player.timezone = language, zone
     db.session.commit()
     return player

@@ -46,9 +46,29 @@ FACTS: tuple[Fact, ...] = (
          N_("with the game; when you delete your account your seat stays as “former "
             "player N” with no name, address or turn texts")),
     Fact("notebook", ("player_notebook",),
-         N_("Your notebook (marks and notes)"),
+         N_("Your notebook (marks and notes), also once your seat has passed to a "
+            "substitute"),
          N_("for you alone: nobody else reads it, the game master neither"),
          N_("until you delete your account")),
+    Fact("board", ("board_post",),
+         N_("Your posts on the boards of your games, under the name you play under"),
+         N_("for the players and the game master of the game to read; the archive of a "
+            "finished public game shows them"),
+         N_("with the game; you may delete a post at any time, and when you delete your "
+            "account your posts lose their text and your name")),
+    Fact("seats", ("seat_change",),
+         N_("When a game master hands a seat to a substitute: the name and address of its "
+            "player until then, the newcomer's name, from which round, and who did it"),
+         N_("so the reports can say from which round a seat changed hands, and so the "
+            "hand-over can be checked"),
+         N_("with the game; your name and address are removed from it when you delete your "
+            "account")),
+    Fact("absence", ("absence",),
+         N_("The absences you announce (first and last day, your note for the game master, "
+            "how it came and who entered it)"),
+         N_("no reminders while you are away, the game's rule for a missed turn, and "
+            "“away until” for the others (the days only: the note is for the game master)"),
+         N_("with the game; when you delete your account your absences go")),
     Fact("mail-out", ("outbox_message", "mail_body"),
          N_("The mails sent to you (address, subject, text)"),
          N_("to deliver them, retry on failure, and let the game master check what went out"),

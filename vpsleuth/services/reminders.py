@@ -3,7 +3,8 @@
 Each game says when (Game.reminders, default 24 and 4 hours before). Each
 (round, player, lead time) is sent at most once, by any number of schedulers:
 the ReminderSent row is inserted in the same transaction as the mail, and its
-unique constraint lets only one of them commit.
+unique constraint lets only one of them commit. A player away (services/absence.py)
+gets none while the absence lasts.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..extensions import db
 from ..models import Game, Player, ReminderSent, Round, StandingQuestion, StandingTip, utcnow
-from . import events
+from . import absence, events
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,9 @@ def send_reminders(now: datetime | None = None) -> list[ReminderSent]:
             continue
         done = set(db.session.scalars(select(ReminderSent.player_id).where(
             ReminderSent.round_id == round_.id, ReminderSent.hours_before == hours)))
+        away = absence.away_in(round_.game, now)  # no reminders while a player is away
         for player in players_without_turn(round_):
-            if player.wants_reminders and player.id not in done:
+            if player.wants_reminders and player.id not in done and player.id not in away:
                 row = _remind(round_, player, hours, now)
                 if row is not None:
                     sent.append(row)

@@ -16,6 +16,7 @@ from ..models import Game, Player, Round, RoundResult, StandingQuestion
 from ..rules import Question
 from .errors import NotFound
 from .names import former_name, public_names
+from .seats import holders_from, labelled
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,8 @@ class ReportRow:
     points: int
     total: int
     rank: int
+    # The missed-turn rule played last round's tips for this player (services/missed_turns).
+    repeated: bool = False
 
 
 @dataclass(frozen=True)
@@ -94,7 +97,7 @@ def build_reports(game: Game, number: int | None = None,
     # Rows of columns, not objects: a big game has a thousand of each.
     results = db.session.execute(select(
         RoundResult.player_id, RoundResult.submitted, RoundResult.tip_score, RoundResult.bonus,
-        RoundResult.points, RoundResult.total, RoundResult.rank)
+        RoundResult.points, RoundResult.total, RoundResult.rank, RoundResult.repeated)
         .where(RoundResult.round_id == round_.id)
         .order_by(RoundResult.rank, RoundResult.player_id)).all()
     asked = db.session.execute(select(
@@ -105,9 +108,11 @@ def build_reports(game: Game, number: int | None = None,
     final = game.state == "finished" and round_ is done[-1]
     top = min((r.rank for r in results), default=None)
     early = _closed_early(game, round_, [r.submitted for r in results])
+    changed = holders_from(game)  # seats handed on: their holder's first round
     reports = {}
     for lang in langs:
-        names = public_names(game, lang) if public else player_names(game, lang)
+        names = labelled(public_names(game, lang) if public else player_names(game, lang),
+                         game, lang, changed)
         questions = []
         worded: dict[str, tuple[str, str, str]] = {}  # many players ask the same question
         for player_id, codes, answer in asked:
@@ -122,7 +127,7 @@ def build_reports(game: Game, number: int | None = None,
             resolved_at=round_.resolved_at,
             bonus_round=game.ruleset.is_bonus_round(round_.number), questions=questions,
             rows=[ReportRow(names[r.player_id], r.submitted, r.tip_score, r.bonus, r.points,
-                            r.total, r.rank) for r in results],
+                            r.total, r.rank, bool(r.repeated)) for r in results],
             history={names[player_id]: list(totals) for player_id, totals in history.items()},
             # A practice round is resolved by the player's turn: its deadline means nothing.
             next_deadline=nxt.deadline if nxt and not game.practice else None, final=final,

@@ -16,6 +16,7 @@ from ..rules.schedule import Schedule
 from . import events, ratings, stories
 from .errors import WrongState
 from .games import audit
+from .missed_turns import repeat_missed
 
 
 def is_due(round_: Round, now: datetime) -> bool:
@@ -106,6 +107,7 @@ def _previous_totals(game: Game, round_: Round) -> dict[int, int]:
 def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
     """Store results; end the game or open the next round (returned)."""
     distribution = Distribution.from_canonical(game.secret.distribution)
+    repeated = repeat_missed(game, round_)  # the missed-turn rule, before the scoring
     turns, questions = round_turns(round_)
     active = [p.id for p in game.active_players]
     outcome = resolve(round_.number, turns, active, distribution, game.ruleset)
@@ -128,7 +130,7 @@ def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
             round_id=round_.id, player_id=p, submitted=r.submitted,
             tips=len(turns[p].tips) if p in turns else 0, correct=r.correct, wrong=r.wrong,
             tip_score=r.tip_score, bonus=r.bonus, points=r.points, total=totals[p],
-            rank=ranks[p]) for p, r in outcome.results.items()])
+            rank=ranks[p], repeated=p in repeated) for p, r in outcome.results.items()])
     round_.state, round_.resolved_at = "resolved", now
     if outcome.game_over:
         game.state, game.finished_at = "finished", now

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from ..extensions import db
 from ..models import (
     AuditEntry,
+    BoardPost,
     Game,
     GameSecret,
     Player,
@@ -28,14 +29,15 @@ from ..models import (
 )
 from ..rules import Distribution, Question, resolve, verify_commitment
 from .errors import Invalid
-from .games import check_after_early
+from .games import check_after_early, check_missed_turn_rule
 from .resolution import round_turns
 
 FORMAT = "vpsleuth-game/1"
 _GAME_FIELDS = ("name", "state", "language", "timezone", "schedule_json", "rounds",
                 "first_bonus_round", "bonuses", "points_right", "points_wrong",
                 "early_resolution", "reminder_hours", "commitment", "created_at", "started_at",
-                "paused_at", "finished_at", "after_early", "max_players", "deduction_aid")
+                "paused_at", "finished_at", "after_early", "max_players", "deduction_aid",
+                "missed_turn_rule")
 # Not open_to_join: an imported game has no GM account here to decide requests.
 _PLAYER_FIELDS = ("id", "name", "email", "language", "timezone", "active", "joined_at",
                   "withdrawn_at", "wants_round_mail", "wants_reminders", "wants_confirmations",
@@ -43,6 +45,9 @@ _PLAYER_FIELDS = ("id", "name", "email", "language", "timezone", "active", "join
 _ROUND_FIELDS = ("number", "deadline", "state", "opened_at", "resolved_at")
 _VERSION_FIELDS = ("id", "player_id", "channel", "text", "received_at", "entered_by",
                    "status", "errors")
+# The game's board: every post as stored (hidden ones with their text, deleted ones without).
+_POST_FIELDS = ("player_id", "author", "body", "channel", "pinned", "created_at", "hidden_at",
+                "hidden_by", "deleted_at")
 _RESULT_PUBLIC = ("player_id", "submitted", "tips", "tip_score", "bonus", "points", "total",
                   "rank")
 
@@ -91,6 +96,7 @@ def export_game(game: Game, *, with_secret: bool = False) -> dict:
         "turn_versions": versions,
         "audit": [_row(a, ("at", "actor", "action", "detail"))
                   for a in _rows(AuditEntry, AuditEntry.game_id == game.id)],
+        "board": [_row(p, _POST_FIELDS) for p in _rows(BoardPost, BoardPost.game_id == game.id)],
     }
     if reveal and game.secret is not None:
         data["secret"] = {"distribution": game.secret.distribution, "salt": game.secret.salt}
@@ -117,6 +123,7 @@ def import_game(data: dict, *, name: str | None = None) -> Game:
     game = Game()
     _set(game, g, _GAME_FIELDS, times=("created_at", "started_at", "paused_at", "finished_at"))
     check_after_early(g.get("after_early", "calendar"))  # exports before it keep the calendar
+    check_missed_turn_rule(g.get("missed_turn_rule", "none"))
     game.name = (name or g["name"]).strip()
     if db.session.scalar(select(Game.id).where(Game.name == game.name)):
         raise Invalid(f"a game called {game.name!r} exists already; import it under a new name")
@@ -160,6 +167,11 @@ def import_game(data: dict, *, name: str | None = None) -> Game:
     for a in data["audit"]:
         db.session.add(AuditEntry(game_id=game.id, at=_time(a["at"]), actor=a["actor"],
                                   action=a["action"], detail=a["detail"]))
+    for b in data.get("board", []):  # exports before the board have none
+        post = BoardPost(game_id=game.id, player_id=players[b["player_id"]].id
+                         if b["player_id"] is not None else None)
+        _set(post, b, _POST_FIELDS[1:], times=("created_at", "hidden_at", "deleted_at"))
+        db.session.add(post)
     db.session.commit()
     return game
 

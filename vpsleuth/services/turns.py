@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 
 from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
@@ -19,6 +19,7 @@ from ..models import (
     CHANNELS,
     Player,
     Round,
+    SeatChange,
     StandingQuestion,
     StandingTip,
     TurnVersion,
@@ -146,6 +147,14 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
             N_("this turn is for round {sent}, but round {round} is open (deadline "
                "{deadline}); send it for round {round} if you mean it for that round"),
             sent=round_number, round=n, deadline=deadline)
+    # A seat handed on after its turn for this round came in (services/seats.py): that
+    # turn stands for the round, and the newcomer plays from the next.
+    holder_from = db.session.scalar(select(func.max(SeatChange.from_round)).where(
+        SeatChange.player_id == player.id))
+    if holder_from is not None and n < holder_from:
+        raise RoundClosed(N_("this seat is yours from round {round}: the turn sent for round "
+                             "{open} before you took it over stands; send your first turn when "
+                             "round {round} opens"), round=holder_from, open=n)
     return round_
 
 

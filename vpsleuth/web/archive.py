@@ -79,7 +79,8 @@ def game(game_id: int):
     final = archive.report(found, None, lang)
     return shared(render_template("web/archive/game.html", game=found, report=final,
                                   charts=_charts(final, lang),
-                                  rules=house_rules.table(found, lang)))
+                                  rules=house_rules.table(found, lang),
+                                  posts=archive.board_posts(found, lang)))
 
 
 @bp.get("/<int:game_id>/rounds/<int:number>")

@@ -48,6 +48,9 @@ _REASONS = {
 _SENDER_REASONS = {
     "no_key": N_("the address you wrote to carries no player key"),
     "forged_key": N_("the player key in the address you wrote to is not valid"),
+    "handed_on": N_("the player key in the address you wrote to is no longer valid: the game "
+                    "master has handed that seat on to another player, and this address no "
+                    "longer plays in the game"),
 }
 
 

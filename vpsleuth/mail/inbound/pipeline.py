@@ -11,6 +11,10 @@
    aside a sign-off below the turn (orders/signoff.py);
 6. apply it with services.turns.submit_turn, as the web does, and answer.
 
+A mail with a valid board key instead (keys.board_address, issue 20) is posted on
+the game's board at step 5 (board.py); a reply key found in the same mail wins,
+so a turn is never posted by mistake.
+
 Statuses: received -> applied | refused | ignored | duplicate | failed. A message
 that fails on the way stays stored as "failed" with its error; reprocess() runs
 it again once the cause is fixed.
@@ -31,10 +35,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from ...extensions import db
 from ...models import InboundMessage, Player, utcnow
 from ...orders import signoff
-from ...services import turns
+from ...orders.absence_line import split_absence_lines
+from ...services import seats, turns
 from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
 from .. import keys, mime, threads
-from . import answers, classify, reply, thread
+from . import absence_mail, answers, board, classify, reply, thread
 from .store import TOO_LARGE, stored_row
 
 log = logging.getLogger(__name__)
@@ -200,6 +205,8 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
             return _finish(row, "ignored", why, now)
     recipients = mime.addresses(msg)
     player = keys.player_for_addresses(recipients)
+    on_board = player is None and (
+        player := keys.board_player_for_addresses(recipients)) is not None
     if player is not None:
         row.game_id, row.player_id = player.game_id, player.id
     if not force:
@@ -207,11 +214,19 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
         if why:
             return _finish(row, "ignored", why, now)
     if row.error.startswith(TOO_LARGE):
-        return _too_large(row, player, now)
+        return _too_large(row, player, now, on_board)
     if player is None:
         key = "forged_key" if keys.has_reply_key_shape(recipients) else "no_key"
+        retired = keys.retired_key_player(recipients) if key == "forged_key" else None
+        if retired is not None and seats.holds_from(retired) is not None:
+            key = "handed_on"  # the seat's old holder writes with the old key
         return _finish(row, "refused",
                        answers.refuse_sender(row.from_addr, key, _sender_language(msg), now), now)
+    if too_deep and on_board:
+        why = board.refuse(player, "too_deep", depth=mime.MAX_DEPTH)
+        return _finish(row, "refused", f"{why} (answered the player)", now)
+    if on_board:
+        return board.post(row, player, msg, now, _finish)
     if too_deep:
         answers.refuse_player(player, answers.reason("too_deep", player.language,
                                                      depth=mime.MAX_DEPTH))
@@ -226,18 +241,32 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
         answers.refuse_player(player, answers.reason("empty", player.language))
         return _finish(row, "refused", "no turn in the mail (only quoted text, a signature "
                        "or comments); answered the player", now)
+    # ABSENT lines are announced and answered on their own (absence_mail.py), before
+    # a sign-off is looked for (so none is taken for one). With no line that looks like
+    # a turn line beside them ("Cheers, Ada", a word to the GM), the mail is no turn,
+    # not even an empty one.
+    absences, text = split_absence_lines(text)
     # A trailing "Grüße, Ada" is set aside, not refused; the confirmation names it.
     # The turn is stored without it, so it parses the same whenever it is read again.
     split = signoff.split_signoff(text)
     row.body_text = split.turn
     round_number = thread.round_of_reply(msg, player)
+    if absences:
+        every, said = absence_mail.apply(player, absences, row.from_addr[:120], now)
+        if not any(signoff.looks_like_turn(line) for line in split.turn.splitlines()):
+            return _finish(row, "applied" if every else "refused", f"{said}; no turn", now)
+        player = db.session.get(Player, row.player_id)
     # What was found so far (player, turn text) commits with the turn's verbatim copy.
     return _apply(row, player, split.turn, round_number, now, split.lines)
 
 
-def _too_large(row: InboundMessage, player: Player | None, now: datetime) -> None:
+def _too_large(row: InboundMessage, player: Player | None, now: datetime,
+               on_board: bool = False) -> None:
     if player is None:
         return _finish(row, "refused", "no valid reply key, not answered", now)
+    if on_board:
+        board.too_large(player, row.error.removeprefix(TOO_LARGE).split()[0])
+        return _finish(row, "refused", "a board post; answered the player", now)
     limit = int(current_app.config["INBOUND_MAX_BYTES"])
     size = row.error.removeprefix(TOO_LARGE).split()[0]
     answers.refuse_player(player, answers.reason(

@@ -30,4 +30,4 @@ def only_game_masters():
     return None
 
 
-from . import board, bots, lobby, record, records, routes  # noqa: E402,F401  (routes)
+from . import absences, board, bots, lobby, record, records, routes, seats  # noqa: E402,F401  (routes)

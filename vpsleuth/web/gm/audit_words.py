@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from ...i18n import N_, ntranslate, translate
 from ...i18n.dates import moment_text
+from ...i18n.house_rules import MISSED_TURN_CELLS
 from ...i18n.schedule_words import schedule_text
 from ...rules.schedule import Schedule, ScheduleError
 from ...services.names import former_name
@@ -92,6 +93,9 @@ def _house_rules(w: _Words) -> list[str]:
             choice=w.t(AFTER_EARLY.get(w.data["after_early"], w.data["after_early"]))))
     if "deduction_aid" in w.data:
         said.append(w.t("deduction aid: {state}").format(state=w.onoff("deduction_aid")))
+    if "missed_turn_rule" in w.data:
+        said.append(w.t("a missed turn: {rule}").format(rule=w.t(MISSED_TURN_CELLS.get(
+            w.data["missed_turn_rule"], "?"))))
     return said
 
 
@@ -144,6 +148,9 @@ def _signed(value: object) -> str:
 
 _SAYINGS = {
     "create_game": _house_rules,
+    "announce": lambda w: [w.t("board post {post}").format(post=w.data.get("post"))],
+    "hide_board_post": lambda w: [w.t("board post {post} by {author}").format(
+        post=w.data.get("post"), author=w.data.get("author"))],
     "add_player": _who, "accept_join": _who, "decline_join": _who,
     "withdraw_player": _who, "forward_invitation": _who, "enter_turn": _who,
     "add_bot": lambda w: [w.t("{name}, level {level}").format(
@@ -158,12 +165,23 @@ _SAYINGS = {
         old=w.t(AFTER_EARLY.get(w.data.get("old"), "?")),
         new=w.t(AFTER_EARLY.get(w.data.get("new"), "?")))],
     "set_deduction_aid": lambda w: [w.onoff("new")],
+    "set_missed_turn_rule": lambda w: [w.t("from “{old}” to “{new}”").format(
+        old=w.t(MISSED_TURN_CELLS.get(w.data.get("old"), "?")),
+        new=w.t(MISSED_TURN_CELLS.get(w.data.get("new"), "?")))],
+    "absence_entered": lambda w: [w.t("{player}: away from {starts} until {ends}").format(
+        player=w.data.get("player"), starts=w.data.get("starts"), ends=w.data.get("ends"))],
+    "absence_cancelled": lambda w: [w.t("{player}: away from {starts} until {ends}").format(
+        player=w.data.get("player"), starts=w.data.get("starts"), ends=w.data.get("ends"))],
     "resume_game": lambda w: [
         w.t("paused for {span}").format(span=_duration(w.data.get("paused_for"), w.lang)),
         w.t("new deadline: {when}").format(when=w.when("deadline"))],
     "resolve_round": lambda w: [w.t("round {round}").format(round=w.data.get("round"))],
     "change_email": lambda w: [w.t("{player}: from {old} to {new}").format(
         player=w.data.get("player"), old=w.data.get("old"), new=w.data.get("new"))],
+    "replace_player": lambda w: [w.t("from {old} ({old_email}) to {new} ({email}), who plays "
+                                     "from round {round}").format(
+        old=w.data.get("old"), old_email=w.data.get("old_email"), new=w.data.get("player"),
+        email=w.data.get("email"), round=w.data.get("from_round"))],
     "player_left": lambda w: [w.t("a player left: the seat keeps its points as “{seat}”, "
                                   "with no name or address").format(
         seat=former_name(w.data.get("former"), w.lang))],

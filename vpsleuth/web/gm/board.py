@@ -10,12 +10,13 @@ from __future__ import annotations
 from flask import make_response, redirect, render_template, request, url_for
 
 from ...i18n import N_, translate
+from ...i18n.dates import day_text
 from ...i18n.schedule_words import schedule_error_text
 from ...models import Game
 from ...orders import localized
 from ...rules import LOCATIONS, Distribution
 from ...rules.schedule import ScheduleError
-from ...services import gm, outcome, resolution, standing_turns
+from ...services import absence, gm, outcome, resolution, standing_turns
 from ...services.errors import ServiceError, TurnRefused
 from ..session import current_language
 from . import bp
@@ -29,7 +30,8 @@ def _board(game: Game, status: int = 200, extend: TimeForm | None = None):
         extend = TimeForm(deadline=local_input(round_.deadline, game.timezone))
     return render_template("web/gm/board.html", game=game, round=round_,
                            rows=standing_turns.round_status(game) if round_ else [],
-                           extend=extend,
+                           extend=extend, away={pid: day_text(day, current_language())
+                                                 for pid, day in absence.away_in(game).items()},
                            result=outcome.outcome(game, None, current_language())), status
 
 

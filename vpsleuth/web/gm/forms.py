@@ -10,6 +10,7 @@ from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Option
 
 from ...i18n import N_, translate
 from ...rules import Ruleset
+from ...rules.missed import MISSED_TURN_RULES
 from ...rules.schedule import AFTER_EARLY, Schedule, ScheduleError, explicit, weekly
 from ..inputs import MAX_ID
 from ..session import current_language
@@ -65,6 +66,8 @@ class NewGameForm(FlaskForm):
     early_resolution = BooleanField(default=_STANDARD.early_resolution)
     after_early = StringField(default="calendar", validators=[AnyOf(AFTER_EARLY, CHOOSE)])
     deduction_aid = BooleanField(default=False)
+    missed_turn_rule = StringField(default="none",
+                                   validators=[AnyOf(list(MISSED_TURN_RULES), CHOOSE)])
     reminders = StringField(default="24, 4")
     schedule_kind = StringField(default="weekly",
                                 validators=[AnyOf(["weekly", "explicit"], CHOOSE)])

@@ -11,7 +11,7 @@ from flask import render_template
 from ...i18n.schedule_words import schedule_text
 from ...models import Game
 from ...rules.schedule import Schedule
-from ...services import reports
+from ...services import reports, seats
 from ..session import current_language
 from .forms import InviteForm
 
@@ -26,4 +26,4 @@ def game_page(game: Game, invite: InviteForm, status: int = 200, **extra):
     schedule = schedule_text(Schedule.from_json(game.schedule), current_language())
     done = [(r.number, report_url(game, r.number)) for r in reports.resolved_rounds(game)]
     return render_template("web/gm/game.html", game=game, invite=invite, schedule=schedule,
-                           reports=done, **extra), status
+                           reports=done, handed=seats.holders_from(game), **extra), status

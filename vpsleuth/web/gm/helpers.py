@@ -30,7 +30,8 @@ GAME_STATES = (N_("setup"), N_("running"), N_("paused"), N_("finished"))
 LABELS = {
     "channel": {"cli": N_("command line"), "web": N_("web"), "email": N_("email"),
                 "gm": N_("entered by GM"),
-                "api": N_("API"), "bot": N_("computer player")},
+                "api": N_("API"), "bot": N_("computer player"),
+                "repeat": N_("repeated automatically")},
     "mail": {"pending": N_("waiting"), "sending": N_("sending"), "sent": N_("sent"),
              "failed": N_("failed")},
     "action": {
@@ -41,6 +42,10 @@ LABELS = {
         "advance_deadline": N_("deadline brought forward"),
         "set_after_early": N_("deadline after an early close chosen"),
         "set_deduction_aid": N_("deduction aid switched"),
+        "set_missed_turn_rule": N_("missed-turn rule chosen"),
+        "absence_entered": N_("absence entered"),
+        "absence_cancelled": N_("absence cancelled"),
+        "announce": N_("announcement posted"), "hide_board_post": N_("board post hidden"),
         "resume_game": N_("game resumed"), "resolve_round": N_("round resolved"),
         "enter_turn": N_("turn entered"), "change_email": N_("address changed"),
         "view_distribution": N_("distribution viewed"),
@@ -50,6 +55,7 @@ LABELS = {
         "set_listing": N_("listing changed"), "accept_join": N_("request to join accepted"),
         "decline_join": N_("request to join declined"),
         "export_with_secret": N_("exported with the secret"),
+        "replace_player": N_("seat handed to a substitute"),
         "player_left": N_("a player left"), "set_public": N_("archive changed"),
         "set_rated": N_("rating switched"), "handed_over": N_("handed to another game master"),
         "game_master_left": N_("the game master left"),

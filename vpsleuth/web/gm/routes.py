@@ -70,7 +70,8 @@ def new_game():
                                          game_master_id=current_viewer().gm_id,
                                          reminder_hours=hours,
                                          after_early=form.after_early.data,
-                                         deduction_aid=bool(form.deduction_aid.data))
+                                         deduction_aid=bool(form.deduction_aid.data),
+                                         missed_turn_rule=form.missed_turn_rule.data)
             except ServiceError as exc:
                 errors["form"] = exc.text(current_language())
             else:
@@ -119,6 +120,18 @@ def deduction_aid(game_id: int):
     say(N_("Saved: the deduction aid is on.") if game.deduction_aid else
         N_("Saved: the deduction aid is off."))
     return redirect(url_for("gm.game", game_id=game.id) + "#aid")
+
+
+@bp.post("/games/<int:game_id>/missed-turn")
+def missed_turn_rule(game_id: int):
+    """Choose what a missed turn plays, before the game starts (audited)."""
+    game = gm_game(game_id)
+    try:
+        gm.set_missed_turn_rule(game, request.form.get("missed_turn_rule", ""), actor=actor())
+    except ServiceError as exc:
+        return game_page(game, InviteForm(language=game.language), refused(exc))
+    say(N_("Saved: the rule for a missed turn."))
+    return redirect(url_for("gm.game", game_id=game.id) + "#missed-turn")
 
 
 @bp.post("/games/<int:game_id>/players")

@@ -5,6 +5,8 @@ from flask import Blueprint
 bp = Blueprint("player", __name__)
 
 from . import (  # noqa: E402, F401
+    absence,
+    board_page,
     feed_routes,
     my_data,
     notebook,

@@ -16,6 +16,7 @@ from ..costs import spent
 from ..feeds import feed_token
 from ..session import current_language, current_viewer, login_required
 from . import bp
+from .absence_view import absence_context
 from .common import deadline_of, member_game, player_game, zone_of
 from .sheet import build_sheet, gem_order
 
@@ -24,7 +25,12 @@ from .sheet import build_sheet, gem_order
 @login_required
 def game(game_id: int):
     """The game at a glance: state, open round and deadline, the viewer's turn, links."""
-    game, player = member_game(game_id)
+    return game_page(*member_game(game_id))
+
+
+def game_page(game: Game, player: Player | None, *, status: int = 200,
+              absence_error: str | None = None, absence_values: dict | None = None):
+    """The overview, with the absence form's error and values when it was refused."""
     round_ = game.open_round if game.state in ("running", "paused") else None
     standing = standing_turns.standing_turn(round_, player) if round_ and player else None
     feeds = None
@@ -39,7 +45,8 @@ def game(game_id: int):
         resolved=reports.resolved_rounds(game), feeds=feeds,
         turns_in=turn_rows(round_, game, player) if round_ else [],
         is_gm=is_gm_of(current_viewer(), game), rules=game.ruleset,
-        outcome=outcome.outcome(game, player, current_language()))
+        outcome=outcome.outcome(game, player, current_language()),
+        **absence_context(game, player, absence_error, absence_values)), status
 
 
 @bp.get("/games/<int:game_id>/sheet")

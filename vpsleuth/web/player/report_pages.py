@@ -7,7 +7,7 @@ from flask import Response, render_template, request
 from ...i18n import translate
 from ...i18n.dates import moment_text
 from ...rules import LOCATIONS, verify_commitment
-from ...services import reports
+from ...services import reports, seats
 from ...services.errors import NotFound
 from ..charts import standings_chart
 from ..session import current_language, login_required
@@ -40,7 +40,8 @@ def round_report(game_id: int, number: int):
                  if report.next_deadline else None)
     return render_template("web/player/report.html", game=game, player=player, report=report,
                            placed=placed, next_text=next_text, next_round=game.round(number + 1),
-                           closed_early=reports.closed_early_text(report, zone, lang))
+                           closed_early=reports.closed_early_text(report, zone, lang),
+                           me=_me(game, player, lang))
 
 
 @bp.get("/games/<int:game_id>/rounds/<int:number>.txt")
@@ -80,7 +81,13 @@ def standings(game_id: int):
     ranked = sorted(report.history.items(), key=lambda kv: _rank_key(report, kv[0])) \
         if report else []
     return render_template("web/player/standings.html", game=game, player=player,
-                           report=report, charts=charts, ranked=ranked)
+                           report=report, charts=charts, ranked=ranked,
+                           me=_me(game, player, lang))
+
+
+def _me(game, player, lang: str) -> str | None:
+    """The viewer's seat as the report names it (a seat handed on says from which round)."""
+    return seats.labelled({player.id: player.name}, game, lang)[player.id] if player else None
 
 
 def _rank_key(report: reports.RoundReport, name: str) -> tuple[int, str]:

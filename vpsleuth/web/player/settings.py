@@ -100,6 +100,7 @@ def save_settings():
         "wants_confirmations": "wants_confirmations" in request.form,
         "language": request.form.get("language", ""),
         "timezone": request.form.get("timezone", ""),
+        "board_mail": request.form.get("board_mail"),  # none in a practice game's block
     }
     try:
         preferences.update_preferences(player, **values)

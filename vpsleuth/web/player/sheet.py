@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ...models import Game, Player
 from ...rules import ATTRIBUTES, GEMS, PLACEHOLDERS
 from ...rules.phrases import phrase
-from ...services import reports, standing_turns
+from ...services import reports, seats, standing_turns
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ def build_sheet(game: Game, player: Player, lang: str = "en") -> InfoSheet:
     answers: dict[tuple[str, str], list[SheetAnswer]] = {}
     combos: set[str] = set()
     scores: dict[int, int | None] = {}
+    me = seats.labelled({player.id: player.name}, game, lang)[player.id]  # as reports name it
     for round_ in done:
         report = reports.build_report(game, round_.number, lang)
         for q in report.questions:
@@ -47,7 +48,7 @@ def build_sheet(game: Game, player: Player, lang: str = "en") -> InfoSheet:
                 SheetAnswer(report.round, q.asker, q.answer))
             if len(q.attributes) > 1:
                 combos.add(q.attributes)
-        mine = next((r for r in report.rows if r.player == player.name), None)
+        mine = next((r for r in report.rows if r.player == me), None)
         scores[round_.number] = mine.tip_score if mine is not None and mine.submitted else None
     # Each row says what its answers count, as the reports' questions do ("blaue Opale").
     columns = [(a.code, phrase(a.code, lang)) for a in ATTRIBUTES]
