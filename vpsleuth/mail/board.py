@@ -34,7 +34,7 @@ def _readers(game: Game, post: BoardPost, announcement: bool) -> list[Player]:
 
 
 def _when(player: Player, at: datetime) -> str:
-    return deadline_text(at, player.timezone or player.game.timezone, player.language)
+    return deadline_text(at, player.zone, player.language)
 
 
 def post_mails(game: Game, post: BoardPost, announcement: bool) -> None:

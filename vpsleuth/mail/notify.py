@@ -46,7 +46,7 @@ def has_mailbox(player: Player) -> bool:
 
 
 def _deadline(player: Player, round_: Round) -> str:
-    return deadline_text(round_.deadline, player.timezone or player.game.timezone,
+    return deadline_text(round_.deadline, player.zone,
                          player.language)
 
 
@@ -153,7 +153,7 @@ def _current_deadline(reply: threads.Answered | None, player: Player,
             game=player.game.name, number=round_.number, deadline="\0").partition("\0")[0]
         at = reply.subject.find(head)
         if at >= 0:
-            now = deadline_text(round_.deadline, player.timezone or player.game.timezone, lang)
+            now = deadline_text(round_.deadline, player.zone, lang)
             return replace(reply, subject=reply.subject[:at + len(head)] + now)
     return reply
 

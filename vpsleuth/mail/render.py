@@ -84,10 +84,6 @@ class Shared:
                         (self.board_html, str(escape(board)))))
 
 
-def splice(body: str, at: int | None, name: str) -> str:
-    return body if at is None else body[:at] + name + body[at:]
-
-
 def _cut(body: str, first: str, second: str) -> tuple[str, int | None, int | None]:
     """``body`` without the two placeholders, and where each was in what is left."""
     at1, at2 = body.find(first), body.find(second)

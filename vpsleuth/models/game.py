@@ -163,6 +163,11 @@ class Player(db.Model):
     def is_bot(self) -> bool:
         return self.bot_level is not None
 
+    @property
+    def zone(self) -> str:
+        """The time zone the player's days and times are told in: their own, else the game's."""
+        return self.timezone or self.game.timezone
+
     def __repr__(self) -> str:
         return f"<Player {self.id} {self.name!r}>"
 

@@ -37,15 +37,18 @@ def _day(day: date):
     return lambda lang: day_text(day, lang)
 
 
-def zone_of(player: Player) -> str:
-    """The time zone an absence's days are counted in: the player's, else the game's."""
-    return player.timezone or player.game.timezone
+def day_of(text: str) -> date:
+    """A day typed in a form (2026-12-20, as date inputs send it); Invalid otherwise."""
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise Invalid(N_("give the days as dates, such as 2026-12-20")) from None
 
 
 def local_day(player: Player, moment: datetime) -> date:
     """The calendar day ``moment`` falls on where the player is."""
     try:
-        return to_local(moment, zone_of(player)).date()
+        return to_local(moment, player.zone).date()
     except ScheduleError:  # a zone the machine no longer knows: the game's, then UTC
         return to_local(moment, player.game.timezone or "UTC").date()
 
@@ -142,12 +145,9 @@ def cancel(absence: Absence, actor: str, *, by_gm: bool = False,
 def covering(player: Player, moment: datetime) -> Absence | None:
     """The uncancelled absence that covers ``moment`` (its day where the player is), if any."""
     day = local_day(player, moment)
-    for absence in db.session.scalars(select(Absence).where(
-            Absence.player_id == player.id, Absence.cancelled_at.is_(None),
-            Absence.starts <= day, Absence.ends >= day).order_by(Absence.id)):
-        if covers(absence.starts, absence.ends, day):
-            return absence
-    return None
+    return db.session.scalars(select(Absence).where(
+        Absence.player_id == player.id, Absence.cancelled_at.is_(None),
+        Absence.starts <= day, Absence.ends >= day).order_by(Absence.id).limit(1)).first()
 
 
 def _run_end(rows: Iterable[Absence], day: date) -> date | None:

@@ -121,8 +121,7 @@ def _check_flood(game: Game, player: Player, now: datetime) -> None:
     if len(times) >= limit:
         raise TooManyPosts(N_("you have posted {limit} times on the board in the last hour, the "
                          "most allowed; nothing was posted. You may post again at {at}"),
-                      limit=limit, at=deadline_in(times[-1] + timedelta(hours=1),
-                                                  player.timezone or game.timezone))
+                      limit=limit, at=deadline_in(times[-1] + timedelta(hours=1), player.zone))
 
 
 def post(game: Game, body: str, *, player: Player | None = None, channel: str,

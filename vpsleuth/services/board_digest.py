@@ -51,7 +51,7 @@ def _not_by(player_id: object):
 
 def _morning(player: Player, now: datetime) -> bool:
     hour = int(current_app.config.get("BOARD_DIGEST_HOUR", 8))
-    zone = ZoneInfo(player.timezone or player.game.timezone)
+    zone = ZoneInfo(player.zone)
     return now.astimezone(zone).hour >= hour
 
 

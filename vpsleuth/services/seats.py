@@ -4,7 +4,7 @@ The seat is the same Player row, so its points, questions and results stay
 with it; only who holds it changes. The newcomer plays from the next open
 round: the open round itself if the seat has sent no turn in it yet, else the
 round after (the turn standing then counts for that round, and a turn the
-newcomer sends for it is refused: services/turns.py asks ``holds_from``).
+newcomer sends for it is refused: services/turns.holds_from).
 
 The old address loses the game at once, as when an address changes
 (services/gm.retire_old_address): reply keys and feed links (a new key
@@ -59,12 +59,6 @@ def next_round_of(player: Player) -> int:
         TurnVersion.player_id == player.id, TurnVersion.round_id == open_.id,
         TurnVersion.status == "accepted").limit(1))
     return open_.number + 1 if sent else open_.number
-
-
-def holds_from(player: Player) -> int | None:
-    """The round the seat's present holder plays from (None: the seat never changed hands)."""
-    return db.session.scalar(select(func.max(SeatChange.from_round)).where(
-        SeatChange.player_id == player.id))
 
 
 def holders_from(game: Game) -> dict[int, int]:

@@ -118,6 +118,13 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     return submission
 
 
+def holds_from(player: Player) -> int | None:
+    """The round the seat's present holder plays from (None: the seat never changed hands;
+    services/seats.py hands seats on)."""
+    return db.session.scalar(select(func.max(SeatChange.from_round)).where(
+        SeatChange.player_id == player.id))
+
+
 def _open_round_for(player: Player, now: datetime, round_number: int | None) -> Round:
     game = player.game
     if not player.active:
@@ -149,8 +156,7 @@ def _open_round_for(player: Player, now: datetime, round_number: int | None) -> 
             sent=round_number, round=n, deadline=deadline)
     # A seat handed on after its turn for this round came in (services/seats.py): that
     # turn stands for the round, and the newcomer plays from the next.
-    holder_from = db.session.scalar(select(func.max(SeatChange.from_round)).where(
-        SeatChange.player_id == player.id))
+    holder_from = holds_from(player)
     if holder_from is not None and n < holder_from:
         raise RoundClosed(N_("this seat is yours from round {round}: the turn sent for round "
                              "{open} before you took it over stands; send your first turn when "

@@ -36,7 +36,7 @@ from ...extensions import db
 from ...models import InboundMessage, Player, utcnow
 from ...orders import signoff
 from ...orders.absence_line import split_absence_lines
-from ...services import seats, turns
+from ...services import turns
 from ...services.errors import NotFound, RoundClosed, TurnRefused, WrongState
 from .. import keys, mime, threads
 from . import absence_mail, answers, board, classify, reply, thread
@@ -218,7 +218,7 @@ def _process(row: InboundMessage, now: datetime, force: bool) -> None:
     if player is None:
         key = "forged_key" if keys.has_reply_key_shape(recipients) else "no_key"
         retired = keys.retired_key_player(recipients) if key == "forged_key" else None
-        if retired is not None and seats.holds_from(retired) is not None:
+        if retired is not None and turns.holds_from(retired) is not None:
             key = "handed_on"  # the seat's old holder writes with the old key
         return _finish(row, "refused",
                        answers.refuse_sender(row.from_addr, key, _sender_language(msg), now), now)

@@ -6,8 +6,6 @@ GM's entries and cancellations are audited (services/absence.py).
 
 from __future__ import annotations
 
-from datetime import date
-
 from flask import redirect, render_template, request, url_for
 from sqlalchemy import select
 
@@ -42,20 +40,13 @@ def absences(game_id: int):
     return _page(gm_game(game_id))
 
 
-def _day(text: str) -> date:
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise Invalid(N_("give the days as dates, such as 2026-12-20")) from None
-
-
 @bp.post("/games/<int:game_id>/absences")
 def enter_absence(game_id: int):
     """Enter an absence for a player (told on paper or by phone); audited."""
     game = gm_game(game_id)
     values = {k: request.form.get(k, "")[:400] for k in ("player", "starts", "ends", "note")}
     try:
-        starts, ends = _day(values["starts"]), _day(values["ends"])
+        starts, ends = absence.day_of(values["starts"]), absence.day_of(values["ends"])
         player: Player = game_player(game, values["player"])
         noted = absence.announce(player, starts, ends, values["note"], channel="gm",
                                  entered_by=actor())

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from flask import abort, flash, redirect, request, url_for
 
 from ...extensions import db
@@ -19,14 +17,6 @@ from .pages import game_page
 FIELDS = ("starts", "ends", "note")
 
 
-def _day(text: str, lang: str) -> date:
-    try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise ValueError(translate(lang, "Give the days as dates, such as 2026-12-20.")) \
-            from None
-
-
 @bp.post("/games/<int:game_id>/absences")
 @login_required
 def announce_absence(game_id: int):
@@ -35,12 +25,9 @@ def announce_absence(game_id: int):
     lang = current_language()
     values = {k: request.form.get(k, "")[:400] for k in FIELDS}
     try:
-        starts, ends = _day(values["starts"], lang), _day(values["ends"], lang)
+        starts, ends = absence.day_of(values["starts"]), absence.day_of(values["ends"])
         noted = absence.announce(player, starts, ends, values["note"], channel="web",
                                  entered_by=player.email)
-    except ValueError as exc:
-        return game_page(game, player, status=400, absence_error=str(exc),
-                         absence_values=values)
     except ServiceError as exc:
         db.session.rollback()
         return game_page(game, player, status=400, absence_error=exc.sentence(lang),
