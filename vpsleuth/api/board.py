@@ -83,8 +83,7 @@ def add_post(game_id: int):
     mine = _mine(game)
     if announce:
         if not gm:
-            raise access.Forbidden(N_("only the game master of '{game}' may do this"),
-                                   game=game.name)
+            raise access.Forbidden(access.GM_ONLY, game=game.name)
         post = board.announce(game, text, actor=caller().actor, channel="api")
     elif mine is None and gm:
         post = board.post(game, text, channel="api", actor=caller().actor)
@@ -105,7 +104,7 @@ def delete_post(game_id: int, post_id: int):
     game, gm = board_game(game_id)
     post = _post(game, post_id)
     player = own_player(game)
-    if post.player_id != player.id:
+    if post.player_id != player.id:  # before the body is read: as for a stranger's post
         raise access.Forbidden(board.NOT_YOURS)
     inputs.json_object(set())
     return post_json(board.delete(post, player=player), gm=gm, mine_id=player.id)
@@ -116,8 +115,7 @@ def hide_post(game_id: int, post_id: int):
     """The GM hides a post: kept, audited, shown as hidden (403 for players)."""
     game, gm = board_game(game_id)
     if not gm:  # a player token is a player's, even of the GM's own address
-        raise access.Forbidden(N_("only the game master of '{game}' may do this"),
-                               game=game.name)
+        raise access.Forbidden(access.GM_ONLY, game=game.name)
     post = _post(game, post_id)
     inputs.json_object(set())
     return post_json(board.hide(post, actor=caller().actor), gm=True, mine_id=_mine(game))

@@ -72,9 +72,12 @@ def require_player(viewer: Viewer, game: Game) -> Player:
     return player
 
 
+GM_ONLY = N_("only the game master of '{game}' may do this")
+
+
 def require_gm(viewer: Viewer, game: Game) -> None:
     if not is_gm_of(viewer, game):
-        raise Forbidden(N_("only the game master of '{game}' may do this"), game=game.name)
+        raise Forbidden(GM_ONLY, game=game.name)
 
 
 def require_member(viewer: Viewer, game: Game) -> None:
