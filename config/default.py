@@ -118,6 +118,7 @@ RETAIN_INBOUND_DAYS = 30
 RETAIN_SENT_MAIL_DAYS = 30
 RETAIN_RATE_EVENTS_HOURS = 48  # counted requests (rate limits); never less than a day
 RETAIN_SIGN_IN_LINKS_DAYS = 7  # after a sign-in or invitation link has expired
+RETAIN_NOTICES_DAYS = 3  # push and webhook notices, once sent or given up, after the last try
 # The privacy notice (/privacy) and the imprint (/imprint): Markdown files the operator
 # writes, a translation beside each as NAME.de.md, NAME.es.md. Without PRIVACY_FILE the
 # service shows a notice generated from what it stores (docs/privacy-notice*.md), naming
@@ -125,3 +126,23 @@ RETAIN_SIGN_IN_LINKS_DAYS = 7  # after a sign-in or invitation link has expired
 PRIVACY_FILE = None
 IMPRINT_FILE = None
 PRIVACY_CONTACT = None
+
+# Web Push (docs/web-push.md). The VAPID key pair (RFC 8292) signs every push: left
+# unset, one is made on first use and kept in the database, so every process and
+# restart uses the same (browsers' subscriptions are bound to it: a new key silently
+# ends every one). To set your own: VPSLEUTH_VAPID_PRIVATE_KEY, the P-256 private key
+# as base64url (32 raw bytes or DER) or PEM; never commit it.
+VAPID_PRIVATE_KEY = None
+VAPID_SUBJECT = None  # the contact push services see: mailto:... or https://...; None:
+#                       mailto: MAIL_DEFAULT_SENDER's address
+PUSH_MAX_DEVICES = 10  # devices per person with notifications on
+PUSH_TTL_SECONDS = 86400  # how long a push service keeps a notice for a device that is off
+PUSH_TIMEOUT = 10  # seconds to wait for a push service before trying again later
+PUSH_ALLOW_LOOPBACK = False  # tests only: push services at http://127.0.0.1
+NOTICE_MAX_ATTEMPTS = 12  # push and webhook tries, with back-off up to 6 h: about 2 days
+# Chat webhooks (docs/webhooks.md): a game's GM gives an https address in the public
+# internet; a chat that does not answer within this many seconds is tried again later.
+WEBHOOK_TIMEOUT_SECONDS = 5
+# Tests only: also accept http://127.0.0.1:PORT (the tests' own receiver). Never in
+# production: it lets a GM make the service post to this machine.
+WEBHOOK_ALLOW_LOOPBACK = False

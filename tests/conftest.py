@@ -54,22 +54,37 @@ FAST_DISK = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
 def pytest_collection_modifyitems(config, items):
-    """The file of a test marked ``alone`` first; the rest as pytest-xdist orders them.
+    """The order of the test files, which pytest-xdist hands out one at a time.
 
-    An ``alone`` test waits for the other worker's test in progress to end. In the
-    middle of the run that may be a browser walk of two minutes (105 s waited,
-    measured); as the first file of one worker it waits for the first test of the
-    other. The other files keep xdist's own order (most tests first, what its
-    ``--loadscope-reorder`` does): running the long browser walks side by side
-    slowed each of them twice over (measured, commit 0bddfb1).
+    1. The file of a test marked ``alone``: that test waits for the other worker's
+       test in progress to end, and as the first file it waits for a short one (in the
+       middle of the run it once waited 105 s for a browser walk).
+    2. The file with the most tests (hundreds of short ones), which the other worker
+       runs meanwhile, so what the ``alone`` test waits for is one of those.
+    3. The files marked ``walk``: one long browser walk each (two minutes and less).
+       Handed out last, as xdist's order of most tests first did, one of them ended
+       the run on one worker while the other had nothing left (a tail of up to a
+       minute); started early, the short files fill in beside them at the end.
+    4. The rest as pytest-xdist orders them (most tests first): running all the long
+       files first slowed each of them twice over and won nothing (commit 0bddfb1).
     """
     files: dict[str, list] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    alone = {name for name, tests in files.items()
-             if any(t.get_closest_marker("alone") for t in tests)}
-    order = sorted(files, key=lambda name: (name not in alone, -len(files[name])))
-    items[:] = [item for name in order for item in files[name]]
+
+    def marked(name: str, mark: str) -> bool:
+        return any(t.get_closest_marker(mark) for t in files[name])
+
+    alone = {name for name in files if marked(name, "alone")}
+    biggest = max((name for name in files if name not in alone),
+                  key=lambda name: len(files[name]), default=None)
+    walks = {name for name in files if marked(name, "walk")} - alone
+
+    def rank(name: str) -> tuple[int, int]:
+        step = 0 if name in alone else 1 if name == biggest else 2 if name in walks else 3
+        return step, -len(files[name])
+
+    items[:] = [item for name in sorted(files, key=rank) for item in files[name]]
 
 
 def pytest_collection_finish(session):

@@ -20,11 +20,13 @@ def snapshot() -> tuple:
     m = models
     return (tuple(count(table) for table in (
                 m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
-                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest)),
+                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest,
+                m.GameWebhook, m.PushSubscription)),
             rows(m.Game.id, m.Game.state, m.Game.open_to_join, m.Game.max_players),
             rows(m.JoinRequest.id, m.JoinRequest.state),
             rows(m.Round.id, m.Round.state, m.Round.deadline),
             rows(m.Player.id, m.Player.email, m.Player.active, m.Player.language,
                  m.Player.timezone, m.Player.wants_round_mail, m.Player.wants_reminders,
                  m.Player.wants_confirmations),
-            rows(m.ApiToken.id, m.ApiToken.revoked_at))
+            rows(m.ApiToken.id, m.ApiToken.revoked_at),
+            rows(m.PushSubscription.id, m.PushSubscription.email, m.PushSubscription.label))

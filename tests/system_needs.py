@@ -49,6 +49,8 @@ class Package:
 
 CHROMIUM = Package("chromium", "chromium", "the browser tests (Playwright drives it)")
 DOVECOT = Package("dovecot-imapd", "dovecot", "the IMAP tests")
+DBUS = Package("dbus-daemon", "dbus-daemon",
+               "the notification clicked in tests/web/test_installable_browser.py")
 # fixtures that open the PostgreSQL server of VPSLEUTH_TEST_POSTGRES_URL
 POSTGRES_FIXTURES = frozenset({"app", "app_on", "migrated", "postgres_url"})
 
@@ -74,6 +76,8 @@ def needs_of(items: Iterable, modules: Iterable[str], databases: Iterable[str]) 
         packages.append(CHROMIUM)
     if items and ("dovecot_server" in modules or "dovecot" in fixtures):
         packages.append(DOVECOT)
+    if items and "notification_daemon" in modules:
+        packages.append(DBUS)
     return Needs(tuple(packages), "postgresql" in databases and bool(fixtures & POSTGRES_FIXTURES))
 
 

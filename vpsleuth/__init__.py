@@ -29,6 +29,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     from .extensions import babel, db, mail, migrate
     from .i18n import DIRECTORY as TRANSLATIONS
     from .mail import listeners, story_mail
+    from .notices import push as notices_push
+    from .notices import webhook as notices_webhook
     from .services import after_commit
 
     app = Flask(__name__, instance_relative_config=True,
@@ -55,6 +57,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     api.init_app(app)
     story_mail.init_app(app)
     listeners.init_app(app)  # the mail channel listens to the services' signals
+    notices_push.init_app(app)  # the Web Push channel too (vpsleuth/notices/push.py)
+    notices_webhook.init_app(app)  # and the chat webhooks (vpsleuth/notices/webhook.py)
     after_commit.init_app(app)  # bots play, practice settles, after the services commit
 
     return app

@@ -88,6 +88,11 @@ TABLE = {
     "POST /games/{game_id}/resolve":                       "401   403   404   bad   404   403",
     "GET /games/{game_id}/audit":                          "401   403   404   ok    404   403",
     "GET /games/{game_id}/distribution":                   "401   403   404   bad   404   403",
+    # The chat webhook (none set): its GM reads it and may remove none; a PUT with the
+    # body's unknown field is refused.
+    "GET /games/{game_id}/webhook":                        "401   403   404   ok    404   403",
+    "PUT /games/{game_id}/webhook":                        "401   403   404   bad   404   403",
+    "DELETE /games/{game_id}/webhook":                     "401   403   404   ok    404   403",
     # Open games: game 1 is listed and Otto has asked to join it; only its GM sees him.
     "PUT /games/{game_id}/listing":                        "401   403   404   bad   404   403",
     "GET /games/{game_id}/join-requests":                  "401   403   404   ok    404   403",

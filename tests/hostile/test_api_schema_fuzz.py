@@ -12,7 +12,8 @@ Schema-valid data may still be refused where the schema cannot say what is
 wrong: a time zone or deadline that only looks like one, a house rule that
 contradicts another, an address or name that already plays (400, for the
 operations that create or change games, deadlines and players, and accept a
-request to join), an absence that ends before it begins or in the past (400),
+request to join), an absence that ends before it begins or in the past, a chat webhook's
+address that is not https to the public internet (400),
 or a turn that breaks a rule of the game (two colours in one question: 422, for
 the turn operations).
 Every other operation must accept schema-valid data (or answer 401, 403, 404,
@@ -67,7 +68,7 @@ CONFIG = schemathesis.Config.from_dict({
         {"include-operation-id": "createGame", "generation": {"max-examples": 4 * EXAMPLES}},
         {"include-operation-id": ["createGame", "extendDeadline", "moveDeadline", "invitePlayer",
                                   "changePlayer", "replacePlayer", "acceptJoinRequest",
-                                  "postAbsence"],
+                                  "postAbsence", "putWebhook"],
          "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, "400"]}}},
         {"include-operation-id": ["putTurn", "postTurn", "enterTurn"],
          "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, "422"]}}},

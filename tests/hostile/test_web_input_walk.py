@@ -62,6 +62,13 @@ DECLARED = {
     # Only somebody who neither plays nor runs the game, nor has asked, sees this form.
     ("POST", "/games/open/<int:game_id>"): {"name": "Zed", "language": "en",
                                             "message": "May I join?"},
+    # The game has no chat webhook, so its page offers neither removing nor testing one.
+    ("POST", "/gm/games/<int:game_id>/webhook/remove"): {},
+    ("POST", "/gm/games/<int:game_id>/webhook/test"): {},
+    # No browser of the world has switched push notices on: no device to remove.
+    ("POST", "/settings/push/<int:subscription_id>/remove"): {},
+    # The one-click link of a mail (RFC 8058), never on a page of the site but its own.
+    ("POST", "/unsubscribe/<token>"): {"List-Unsubscribe": "One-Click"},
 }
 # Actions that end the session or change the game for what follows: walked last.
 LAST = ("/withdraw", "/pause", "/resolve", "/start", "/signout", "/signout/everywhere")
@@ -107,7 +114,7 @@ def world(app) -> World:
               "message_id": invitation.id, "token_id": token.id, "request_id": otto.id,
               "token": "not-a-sign-in-link", "code": "de", "filename": "style.css",
               "path": "no/such/thing", "profile_id": 1, "post_id": post.id,
-              "absence_id": away.id}
+              "absence_id": away.id, "subscription_id": 1}
     ids = [running.id, finished.id, setup.id]
     values["feed"] = feed_token(ada)
     heartbeat.record_heartbeat(utcnow())  # /healthz answers 200, so any 5xx is a fault

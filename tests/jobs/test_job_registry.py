@@ -15,8 +15,8 @@ from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
 IDS = ["resolve-due-rounds", "tell-stories", "release-final-reports", "send-reminders",
-       "send-board-digests", "send-outbox", "poll-imap", "heartbeat", "forget-old",
-       "play-bots", "retention"]
+       "send-board-digests", "send-outbox", "send-notices", "poll-imap", "heartbeat",
+       "forget-old", "play-bots", "retention"]
 
 
 def test_the_jobs_have_stable_unique_ids():

@@ -75,7 +75,7 @@ def test_check_names_what_would_go_and_the_job_removes_just_that(kept, app, runn
     before = {m: count(m) for m in (TurnVersion, RoundResult, AuditEntry)}
     due = retention.pending(now)
     assert due == {"raw inbound mails": 2, "sent mails": mails_old, "rate-limit rows": 1,
-                   "expired sign-in links": 1}
+                   "expired sign-in links": 1, "sent notices": 0}
     said = runner.invoke(args=["check"]).output
     assert (f"retention: the retention job would remove now 2 raw inbound mails, "
             f"{mails_old} sent mails, 1 rate-limit rows, 1 expired sign-in links") in said

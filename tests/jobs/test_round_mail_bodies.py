@@ -31,7 +31,8 @@ def whole(player: Player) -> tuple[str, str, str]:
     return render.render("round_opened", player.language, game=game, player=player,
                          round=round_, deadline=notify._deadline(player, round_),
                          turn_template=notify.turn_template(player, round_, Turn()),
-                         board_address=keys.board_address(player))
+                         board_address=keys.board_address(player),
+                         unsubscribe_kind="round")  # the foot names what its link turns off
 
 
 def test_a_rounds_mail_is_stored_once_per_language_and_reaches_each_player_whole(

@@ -168,6 +168,16 @@ TREE = {'': ('group', 'Moderate play-by-mail games of VP-Sleuth.', []),
  'game status': ('command',
                  'Who has a turn in for the open round (counts only, no tip contents).',
                  ['GAME text required']),
+ 'game webhook': ('command',
+                  "Set, show, test or remove the game's chat webhook (docs/webhooks.md).",
+                  ['GAME text required',
+                   "--url (url) text help=The chat's incoming-webhook address: https, public "
+                   "internet; '-' reads it from stdin (out of the shell's history).",
+                   '--format (fmt) choice choices=discord,slack,mattermost,matrix '
+                   "default='discord' show_default help=The chat's kind (matrix: hookshot's "
+                   'generic webhooks).',
+                   "--remove (remove) boolean flag help=Remove the game's webhook.",
+                   '--test (send_test) boolean flag help=Queue a test message to the chat.']),
  'gm': ('group', None, []),
  'gm add': ('command',
             'Create a game master account for EMAIL, shown as NAME; it signs in by emailed link.',

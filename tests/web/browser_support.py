@@ -7,6 +7,7 @@ test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Iterator
@@ -163,12 +164,24 @@ def sign_in_link(body: str) -> str:
 
 
 _TAKEN: set[Path] = set()
+# Screenshots are for a person to look at (README, "Looking at the pages"): the run takes
+# them only when asked, VPSLEUTH_SCREENSHOTS=1. Some 360 full-page pictures (PNG-encoded by
+# Chromium, 0.05-0.2 s each here) were a minute of the suite's CPU, and in CI no one opens
+# them. What a test asserts about a page (its width, axe, its text) does not depend on them.
+SHOOT = os.environ.get("VPSLEUTH_SCREENSHOTS", "") not in ("", "0")
 
 
 def shoot_once(page: Page, target: Path, **options) -> None:
-    """A screenshot to ``target``, taken once a run: a test that runs on both databases
-    shows the same page twice, and the second picture would only overwrite the first."""
-    if target in _TAKEN:
+    """A screenshot to ``target`` when screenshots are asked for (SHOOT), taken once a
+    run: a test that runs on both databases shows the same page twice, and the second
+    picture would only overwrite the first.
+
+    First it waits for the page's load event (its stylesheets applied), taken or not:
+    what the callers check next is the layout, and right after a click the new page's
+    elements are there before its stylesheet is (the picture used to be that wait).
+    """
+    page.wait_for_load_state("load")
+    if not SHOOT or target in _TAKEN:
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(target), **options)

@@ -32,8 +32,20 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage
 from vpsleuth.rules import Ruleset
 from vpsleuth.rules.schedule import weekly
-from vpsleuth.services import accounts, archive, auth, games, lobby, resolution, stories, turns
+from vpsleuth.services import (
+    accounts,
+    archive,
+    auth,
+    games,
+    lobby,
+    resolution,
+    stories,
+    turns,
+    unsubscribe,
+)
 from vpsleuth.services.access import viewer_for
+
+pytestmark = pytest.mark.walk  # one long walk: handed out early (tests/conftest.py)
 
 WIDTHS = {"360": {"width": 360, "height": 800}, "1280": {"width": 1280, "height": 900}}
 LANGUAGES = ("en", "de")
@@ -44,7 +56,8 @@ NOT_PAGES = {"/static/<path:filename>", "/healthz", "/lang/<code>",
              "/games/<int:game_id>/feed.atom", "/games/<int:game_id>/calendar.ics",
              "/games/<int:game_id>/rounds/<int:number>.txt",
              "/games/<int:game_id>/story/state",
-             "/settings/export"}  # a JSON file to download, not a page
+             "/settings/export",  # a JSON file to download, not a page
+             "/manifest.webmanifest", "/sw.js"}  # the installable app's JSON and script
 
 
 def schemes(lang: str) -> tuple[str, ...]:
@@ -94,6 +107,9 @@ class World:
             OutboxMessage.game_id == self.running.id).order_by(OutboxMessage.id)).first()
         token, _ = accounts.issue_api_token(game_master=gail, label="sheet")
         archive.set_public(self.ended, True, actor=GM)  # the archive shows it (issue 22)
+        # One-click unsubscribe links (issue 21): Ben's only asked, Cleo's pressed.
+        self.unsubscribe_ask = unsubscribe.token(ben, "round")
+        self.unsubscribe_done = unsubscribe.token(cleo, "reminder")
         self.values = {"game_id": self.running.id, "number": 1, "message_id": mail.id,
                        "token_id": token.id, "token": "not-a-link", "player_id": ada.id,
                        "profile_id": 1}
@@ -163,6 +179,8 @@ def visits(app, world: World) -> list[Visit]:
         Visit("players' view, GM", "gm", f"/games/{world.running.id}"),
         Visit("/gm/games/<setup>", "gm", f"/gm/games/{setup}"),
         Visit("/gm/games/<ended>", "gm", f"/gm/games/{ended}"),
+        # The settings of a GM: their games' chat webhooks among the ways news reaches them.
+        Visit("settings, GM", "gm", "/settings"),
         Visit("new game, refused", "gm", "/gm/games/new", submit("#create-game")),
         Visit("distribution, shown", "gm", f"/gm/games/{world.running.id}/distribution",
               submit("#confirm-distribution")),
@@ -171,6 +189,10 @@ def visits(app, world: World) -> list[Visit]:
         Visit("open game, ask to join", "player", f"/games/open/{world.beryl.id}"),
         Visit("open game, request refused", "player", f"/games/open/{world.beryl.id}",
               submit("#send-join-request", {"#join-name": "Ben"})),
+        Visit("unsubscribe, asking", "anon", f"/unsubscribe/{world.unsubscribe_ask}"),
+        # Pressed at the first look; later looks find it off already (the same page).
+        Visit("unsubscribe, done", "anon", f"/unsubscribe/{world.unsubscribe_done}",
+              lambda page: page.locator("#unsubscribe").count() and submit("#unsubscribe")(page)),
         Visit("archive, a game", "anon", f"/archive/{ended}"),
         Visit("archive, its story", "anon", f"/archive/{ended}/story"),
         Visit("archive, a round report", "anon", f"/archive/{ended}/rounds/1"),

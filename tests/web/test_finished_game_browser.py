@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from axe_support import check, preload
-from browser_support import SCREENSHOTS, browser_fixtures, watch
+from browser_support import SCREENSHOTS, browser_fixtures, shoot_once, watch
 from playwright.sync_api import Page, expect
 
 from vpsleuth.extensions import db
@@ -22,6 +22,8 @@ from vpsleuth.models import utcnow
 from vpsleuth.rules import GEMS, Distribution, Ruleset
 from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, auth, games, resolution, turns
+
+pytestmark = pytest.mark.walk  # one long walk: handed out early (tests/conftest.py)
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}
 LANGS = ("en", "de", "es")
@@ -84,9 +86,7 @@ def page_for(browser, base: str, email: str, width: str, lang: str) -> Page:
 
 def looked_at(page: Page, name: str, width: str, lang: str) -> None:
     """Screenshot, no sideways scrolling, no serious or critical axe finding, no errors."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"finished-{name}-{lang}-{width}.png"),
-                    full_page=True)
+    shoot_once(page, SCREENSHOTS / f"finished-{name}-{lang}-{width}.png", full_page=True)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= int(width), f"{name} ({lang}) scrolls sideways at {width} px: {scroll}"
     found = check(page)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser_support import SCREENSHOTS, browser_fixtures, signed_in_page
+from browser_support import SCREENSHOTS, browser_fixtures, shoot_once, signed_in_page
 from playwright.sync_api import Page, expect
 
 from vpsleuth.extensions import db
@@ -42,8 +42,7 @@ def signed_in(browser, base: str, email: str, width: str) -> Page:
 
 def shot(page: Page, name: str, width: str) -> None:
     """A full-page screenshot; the page must not scroll sideways."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"glance-{name}-{width}.png"), full_page=True)
+    shoot_once(page, SCREENSHOTS / f"glance-{name}-{width}.png", full_page=True)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= int(width), f"{name} scrolls sideways at {width} px: {scroll}px"
 

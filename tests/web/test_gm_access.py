@@ -13,7 +13,9 @@ from vpsleuth.models import (
     ApiToken,
     AuditEntry,
     Game,
+    GameWebhook,
     JoinRequest,
+    Notice,
     OutboxMessage,
     Player,
     Round,
@@ -72,6 +74,9 @@ def gm_routes(game: Game, later: str) -> list[tuple[str, str, dict]]:
         ("POST", f"{g}/listing", {"open_to_join": "y", "max_players": "5"}),
         ("POST", f"{g}/requests/{request_id}/accept", {"name": "Cleo"}),
         ("POST", f"{g}/requests/{request_id}/decline", {}),
+        ("POST", f"{g}/webhook", {"url": "http://127.0.0.1:9/hook", "format": "slack"}),
+        ("POST", f"{g}/webhook/test", {}),
+        ("POST", f"{g}/webhook/remove", {}),
         ("GET", "/gm/outbox", {}),
         ("GET", f"/gm/outbox/{mail.id}", {}),
         ("POST", f"/gm/outbox/{mail.id}/forward", {}),
@@ -86,7 +91,7 @@ def snapshot() -> tuple:
     db.session.rollback()
     count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
     return (count(Game), count(AuditEntry), count(ApiToken), count(OutboxMessage),
-            count(Round), count(Absence), count(SeatChange),
+            count(Round), count(Absence), count(SeatChange), count(GameWebhook), count(Notice),
             tuple(db.session.execute(select(Player.name, Player.email).order_by(Player.id))),
             tuple(db.session.execute(select(Game.missed_turn_rule).order_by(Game.id))),
             tuple(db.session.execute(
@@ -134,7 +139,7 @@ def test_another_gm_gets_404_without_the_name_on_every_page_and_action_of_a_game
     before = snapshot()
     per_game = [r for r in gm_routes(gm_running_game, gm_later())
                 if r[1].startswith("/gm/games/") and not r[1].endswith("/new")]
-    assert len(per_game) == 28
+    assert len(per_game) == 31
     for method, path, data in per_game:
         response = otto.post(path, data) if method == "POST" else otto.get(path)
         assert response.status_code == 404, (method, path)
@@ -187,3 +192,22 @@ def test_a_gm_signed_in_by_link_reaches_the_console(gm_web, gm_running_game):
     page = gm_web.get("/gm/")
     assert page.status_code == 200
     assert "Emerald" in page.get_data(as_text=True)
+
+
+def test_nobody_but_its_gm_changes_tests_or_removes_a_games_chat_webhook(
+        gm_running_game, gm_account, gm_web_as):
+    from vpsleuth.services import webhooks
+
+    webhooks.set_webhook(gm_running_game, "http://127.0.0.1:9/hooks/secret-Qx", "discord",
+                         actor=GM_EMAIL)
+    accounts.create_game_master(OTHER_GM, "Otto")
+    g = f"/gm/games/{gm_running_game.id}"
+    for intruder in (gm_web_as(ADA), gm_web_as(OTHER_GM)):
+        before = snapshot()
+        for path, data in ((f"{g}/webhook", {"url": "http://127.0.0.1:8/evil", "format": "slack"}),
+                           (f"{g}/webhook/test", {}), (f"{g}/webhook/remove", {})):
+            assert intruder.post(path, data).status_code == 404, path
+        assert "secret-Qx" not in intruder.get(g).get_data(as_text=True)
+        assert snapshot() == before
+    db.session.rollback()
+    assert db.session.scalars(select(GameWebhook.url)).all() == ["http://127.0.0.1:9/hooks/secret-Qx"]

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from axe_support import check
-from browser_support import SCREENSHOTS, browser_fixtures, screenshot, signed_in_page
+from browser_support import SCREENSHOTS, browser_fixtures, screenshot, shoot_once, signed_in_page
 from playwright.sync_api import expect
 
 from vpsleuth.extensions import db
@@ -77,6 +77,6 @@ def test_the_reader_marks_the_notebook_with_the_letters_of_their_language(live, 
     assert all(f"{key}," in hint or f"{key} " in hint for _, key in LEGEND[lang].values())
     screenshot(page, f"sheet-marks-{lang}", size)
     page.evaluate("() => document.getElementById('answers-heading').scrollIntoView()")
-    page.screenshot(path=str(SCREENSHOTS / f"sheet-marks-{lang}-{size}-view.png"))
+    shoot_once(page, SCREENSHOTS / f"sheet-marks-{lang}-{size}-view.png")
     assert check(page).details == []
     assert (page.console_errors, page.failed) == ([], [])

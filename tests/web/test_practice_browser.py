@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from axe_support import check
-from browser_support import SCREENSHOTS, browser_fixtures, signed_in_page
+from browser_support import SCREENSHOTS, browser_fixtures, shoot_once, signed_in_page
 from browser_support import screenshot as full_page_screenshot
 from playwright.sync_api import expect
 
@@ -63,9 +63,9 @@ def test_a_practice_turn_leads_to_the_round_it_resolved(ctx, live, browser, lang
     expect(page.locator("#just-standings tbody tr")).to_have_count(4)
     expect(page.locator("input[name=round]")).to_have_value("2")
     looked_at(page, f"practice-resolved-{lang}", size)
-    page.screenshot(path=SCREENSHOTS / f"practice-resolved-top-{lang}-{size}.png",  # the panel
-                    full_page=True, clip={"x": 0, "y": 0, "width": SIZES[size]["width"],
-                                          "height": 1300})
+    shoot_once(page, SCREENSHOTS / f"practice-resolved-top-{lang}-{size}.png",  # the panel
+               full_page=True, clip={"x": 0, "y": 0, "width": SIZES[size]["width"],
+                                     "height": 1300})
 
     page.click("#just-resolved-report")
     page.wait_for_load_state()

@@ -22,7 +22,10 @@ from vpsleuth.services import accounts, auth, notebook, resolution
 ADA = "ada@example.org"
 # Routes that set their own Cache-Control, or read nothing of the viewer.
 OWN_RULE = {"/games/<int:game_id>/feed.atom": "private, max-age=300",
-            "/games/<int:game_id>/calendar.ics": "private, max-age=300"}
+            "/games/<int:game_id>/calendar.ics": "private, max-age=300",
+            # The app's manifest and service worker: the same for everyone (the manifest
+            # in the page language), checked again on every visit so a fix reaches phones.
+            "/manifest.webmanifest": "no-cache", "/sw.js": "no-cache"}
 NOT_PERSONAL = {"/static/<path:filename>", "/healthz"}
 VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 

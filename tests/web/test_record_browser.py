@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import pytest
 from axe_support import check, preload
-from browser_support import SCREENSHOTS, chromium, follow_sign_in_link, live_sqlite, watch
+from browser_support import (
+    SCREENSHOTS,
+    chromium,
+    follow_sign_in_link,
+    live_sqlite,
+    shoot_once,
+    watch,
+)
 from record_support import new_game, play, tell
 
 from vpsleuth.extensions import db
 from vpsleuth.services import accounts, auth, names
+
+pytestmark = pytest.mark.walk  # one long walk: handed out early (tests/conftest.py)
 
 WIDTHS = {"360": {"width": 360, "height": 780}, "1280": {"width": 1280, "height": 900}}
 # A word each page must show in each language: the page is in the reader's language.
@@ -77,9 +86,8 @@ def test_every_record_page_reads_well_at_360_and_1280_px_in_three_languages(site
                 text = page.inner_text("main")
                 if WORDS[name][lang_index] not in text:
                     problems.append(f"{name} {lang}: no {WORDS[name][lang_index]!r}")
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENSHOTS / f"record-{name}-{lang}-{width}.png"),
-                                full_page=True)
+                shoot_once(page, SCREENSHOTS / f"record-{name}-{lang}-{width}.png",
+                           full_page=True)
                 scroll = page.evaluate("() => document.documentElement.scrollWidth")
                 if scroll > viewport["width"]:
                     problems.append(f"{name} {lang} {width}: scrolls sideways ({scroll}px)")

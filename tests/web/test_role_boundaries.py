@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from conftest import CSRF, GmWeb, gm_deadline
+from device_support import push_subscription
 from role_support import snapshot
 from sqlalchemy import select
 
@@ -34,6 +35,7 @@ from vpsleuth.services import (
     games,
     heartbeat,
     lobby,
+    push,
     resolution,
 )
 from vpsleuth.services.access import viewer_for
@@ -59,7 +61,7 @@ EMAIL = {"p1": ADA, "p2": CY, "gm1": GAIL, "gm2": OTTO, "inv1": VERA}
 SHORT = {"<g>": "<int:game_id>", "<p>": "<int:player_id>", "<n>": "<int:number>",
          "<mail>": "<int:message_id>", "<tok>": "<int:token_id>", "<req>": "<int:request_id>",
          "<profile>": "<int:profile_id>", "<post>": "<int:post_id>",
-         "<abs>": "<int:absence_id>"}
+         "<abs>": "<int:absence_id>", "<device>": "<int:subscription_id>"}
 TABLE = {
     #                                                    anon  p1    p2    gm1   gm2   inv1
     "GET /":                                            "ok    ok    ok    ok    ok    ok",
@@ -77,7 +79,20 @@ TABLE = {
     "GET /settings":                                    "login ok    ok    ok    ok    ok",
     "POST /settings":                                   "login bad   404   404   404   404",
     "GET /settings/address/<token>":                    "ok    ok    ok    ok    ok    ok",
+    # The installable app (issue 21): its manifest and service worker are the same for all.
+    "GET /manifest.webmanifest":                        "ok    ok    ok    ok    ok    ok",
+    "GET /sw.js":                                       "ok    ok    ok    ok    ok    ok",
+    # Push on a person's devices: a session of one's own (a device gets every game's
+    # notices); an empty form is refused; only Ada's own device <device> is hers to remove.
+    "POST /settings/push":                              "login bad   bad   bad   bad   403",
+    "POST /settings/push/<device>/remove":              "login ok    404   404   404   403",
     "POST /settings/address/<token>":                   "bad   bad   bad   bad   bad   bad",
+    # One-click unsubscribe (RFC 8058): public by design, no session and no CSRF token; the
+    # signed token alone says whose mails of which kind. A token not signed by us is
+    # refused for everyone and changes nothing (tests/mail/test_unsubscribe.py posts real
+    # ones, forged ones and ones edited to another player).
+    "GET /unsubscribe/<token>":                         "bad   bad   bad   bad   bad   bad",
+    "POST /unsubscribe/<token>":                        "bad   bad   bad   bad   bad   bad",
     # Open games: for anyone signed in by a link of their own (not by an invitation). Game 1
     # is open; Otto has asked to join it, so he is refused a second time, as are its members.
     "GET /games/open":                                  "login ok    ok    ok    ok    403",
@@ -180,6 +195,11 @@ TABLE = {
     # the ratings only before the start (game 1 runs).
     "POST /gm/games/<g>/public":                        "login 404   404   ok    404   404",
     "POST /gm/games/<g>/rated":                         "login 404   404   409   404   404",
+    # The chat webhook (none set): an empty address is refused, a test needs one first,
+    # and removing none changes nothing.
+    "POST /gm/games/<g>/webhook":                       "login 404   404   bad   404   404",
+    "POST /gm/games/<g>/webhook/remove":                "login 404   404   ok    404   404",
+    "POST /gm/games/<g>/webhook/test":                  "login 404   404   bad   404   404",
 }
 # Form data for POSTs (besides the CSRF token); the rest send none.
 FORMS = {
@@ -201,6 +221,7 @@ CHANGES = {
     "POST /games/<g>/absences/<abs>/cancel": "p1",  # Ada's own absence
     "POST /gm/games/<g>/absences/<abs>/cancel": "gm1",  # audited
     "POST /games/<g>/board/<post>/hide": "gm1",
+    "POST /settings/push/<device>/remove": "p1",  # Ada's own device
 }
 # Routes that end the session: each identity tries them with a session of its own.
 ENDS_SESSION = {"POST /signout", "POST /signout/everywhere"}
@@ -281,6 +302,7 @@ class World:
             "token": "not-a-sign-in-link", "code": "en", "filename": "style.css",
             "request_id": otto_asks.id, "profile_id": 1, "post_id": ada_post.id,
             "absence_id": ada_away.id,
+            "subscription_id": push.subscribe(ADA, push_subscription(), "Ada's phone").id,
         }
         db.session.commit()
 

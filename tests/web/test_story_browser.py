@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from axe_support import check
-from browser_support import SCREENSHOTS, browser_fixtures, watch
+from browser_support import SCREENSHOTS, browser_fixtures, shoot_once, watch
 from sqlalchemy import select
 from story_support import READERS, ended_game
 
@@ -33,8 +33,7 @@ def game_id(live) -> int:
 
 
 def shot(page, name: str, width: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+    shoot_once(page, SCREENSHOTS / f"{name}-{width}.png", full_page=True)
     scroll = page.evaluate("() => document.documentElement.scrollWidth")
     assert scroll <= WIDTHS[width]["width"], f"{name} scrolls sideways at {width}: {scroll}px"
 

@@ -42,4 +42,5 @@ from . import (  # noqa: E402, F401
     record,
     story,
     turns,
+    webhook,
 )

@@ -11,6 +11,7 @@ from .spec_paths import PARAMETERS, PATHS, RESPONSES
 from .spec_record import RECORD_SCHEMAS
 from .spec_schemas import SCHEMAS
 from .spec_story import STORY_SCHEMAS
+from .spec_webhook import WEBHOOK_PATHS, WEBHOOK_SCHEMAS
 
 DESCRIPTION = """\
 The moderator of play-by-mail games of VP-Sleuth, for programs.
@@ -38,12 +39,13 @@ def document() -> dict:
                  {"name": "notebook"}, {"name": "absences"}, {"name": "game master"},
                  {"name": "open games"},
                  {"name": "my data"}, {"name": "ratings"}, {"name": "board"}],
-        "paths": {**PATHS, **BOARD_PATHS},
+        "paths": {**PATHS, **BOARD_PATHS, **WEBHOOK_PATHS},
         "components": {
             "securitySchemes": {"bearerAuth": {
                 "type": "http", "scheme": "bearer", "bearerFormat": "vps_<random>",
                 "description": "a player's or game master's API token"}},
-            "schemas": {**SCHEMAS, **STORY_SCHEMAS, **RECORD_SCHEMAS, **BOARD_SCHEMAS},
+            "schemas": {**SCHEMAS, **STORY_SCHEMAS, **RECORD_SCHEMAS, **BOARD_SCHEMAS,
+                        **WEBHOOK_SCHEMAS},
             "parameters": {**PARAMETERS, **BOARD_PARAMETERS},
             "responses": RESPONSES,
         },

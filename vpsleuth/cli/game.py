@@ -4,6 +4,7 @@ from the shell, through the same services as the web and mail entrances."""
 from __future__ import annotations
 
 import json
+import sys
 from datetime import timedelta
 
 import click
@@ -13,10 +14,11 @@ from sqlalchemy import select
 from ..extensions import db
 from ..i18n.dates import deadline_text
 from ..i18n.schedule_words import schedule_text
-from ..models import MISSED_TURN_RULES, Game, utcnow
+from ..models import MISSED_TURN_RULES, WEBHOOK_FORMATS, Game, utcnow
+from ..notices import webhook as webhook_channel
 from ..rules import Ruleset
 from ..rules.schedule import parse_schedule_spec, to_local
-from ..services import board, games, reports, resolution, standing_turns, transfer
+from ..services import board, games, reports, resolution, standing_turns, transfer, webhooks
 from .common import gm_command
 
 
@@ -130,6 +132,41 @@ def announce(game, source):
     post = board.announce(g, source.read(), actor="cli", channel="cli")
     click.echo(f"Announced on the board of {g.name!r} (post {post.id}); every player gets it "
                "by mail.")
+
+
+@gm_command(game_cli, "webhook")
+@click.argument("game")
+@click.option("--url", help="The chat's incoming-webhook address: https, public internet; "
+              "'-' reads it from stdin (out of the shell's history).")
+@click.option("--format", "fmt", type=click.Choice(list(WEBHOOK_FORMATS)), default="discord",
+              show_default=True, help="The chat's kind (matrix: hookshot's generic webhooks).")
+@click.option("--remove", is_flag=True, help="Remove the game's webhook.")
+@click.option("--test", "send_test", is_flag=True, help="Queue a test message to the chat.")
+def webhook(game, url, fmt, remove, send_test):
+    """Set, show, test or remove the game's chat webhook (docs/webhooks.md)."""
+    g = games.find_game(game)
+    if remove and url:
+        raise click.UsageError("give --url or --remove, not both")
+    if remove:
+        gone = webhooks.clear_webhook(g, actor="cli")
+        click.echo(f"Removed the chat webhook of {g.name!r}." if gone else
+                   f"{g.name!r} has no chat webhook.")
+        return
+    if url:
+        url = sys.stdin.readline().strip() if url == "-" else url
+        webhooks.set_webhook(g, url, fmt, actor="cli")
+    if send_test:
+        webhook_channel.queue_test(g)
+        db.session.commit()
+        click.echo("A test message is queued; the scheduler sends it.")
+    hook = webhooks.of(g)
+    if hook is None:
+        click.echo(f"{g.name!r} has no chat webhook.")
+        return
+    last = (f"{'delivered' if hook.last_ok else 'not delivered'} "
+            f"{deadline_text(hook.last_at, g.timezone)}: {hook.last_result}"
+            if hook.last_at else "nothing sent yet")
+    click.echo(f"{g.name}: {hook.format} webhook {webhooks.masked(hook.url)}; last: {last}")
 
 
 @gm_command(game_cli, "report")

@@ -18,6 +18,7 @@ from flask import Flask
 from ..mail import outbox
 from ..mail.inbound import imap
 from ..models import utcnow
+from ..notices import push, queue, webhook
 from ..services import (
     board_digest,
     bots,
@@ -75,6 +76,23 @@ def send_outbox(app: Flask, now: datetime | None = None) -> int:
         sent = outbox.send_due(now or utcnow())
         if sent:
             log.info("sent %d mails", sent)
+        return sent
+
+
+# Each channel of the notice queue and its sender (vpsleuth/notices/): one line a channel.
+SENDERS: dict[str, queue.Sender] = {
+    "push": push.send,
+    "webhook": webhook.send,
+}
+
+
+def send_notices(app: Flask, now: datetime | None = None) -> int:
+    """Send the push and webhook notices that are due, retrying with back-off
+    (vpsleuth/notices/queue.py); none is sent from a request or a round's transaction."""
+    with app.app_context():
+        sent = queue.send_due(SENDERS, now or utcnow())
+        if sent:
+            log.info("sent %d notices", sent)
         return sent
 
 
@@ -159,6 +177,7 @@ JOBS: tuple[Job, ...] = (
     Job("send-board-digests", send_board_digests, "Mail the daily digests of the game boards",
         ticks=20),
     Job("send-outbox", send_outbox, "Send mail from the outbox"),
+    Job("send-notices", send_notices, "Send push and webhook notices from their queue"),
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),
     Job("heartbeat", beat, "Record that the scheduler is alive"),
     Job("forget-old", forget_old, "Delete old rate counts and ended sessions", ticks=120),

@@ -131,7 +131,8 @@ def _round_opened_context(game: Game, round_: Round, player: Player, link: str,
                           repeated: int = 0) -> dict:
     """``repeated``: how many of last round's tips were played again for the reader."""
     return dict(game=game, round=round_, deadline=_deadline(player, round_), base_url=link,
-                turn_template=turn_template(player, round_, Turn()), repeated=repeated)
+                turn_template=turn_template(player, round_, Turn()), repeated=repeated,
+                unsubscribe_kind="round")
 
 
 _ROUND_OPEN_SUBJECT = N_("{game}: round {number} is open until {deadline}")

@@ -23,7 +23,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
-from . import threads
+from . import threads, unsubscribe
 from .keys import board_address, board_addresses, reply_address, reply_addresses
 from .render import Shared, render
 
@@ -53,6 +53,9 @@ def message(kind: str, to: str, template: str, lang: str, *, game: Game | None =
             board_text, board_html, slot2 = (shared.board_text, shared.board_html,
                                              board_address(player))
     else:
+        # The foot names what the List-Unsubscribe link (unsubscribe.headers) turns off.
+        context.setdefault("unsubscribe_kind",
+                           unsubscribe.turned_off_by(kind) if reply is None else None)
         subject, text, html = render(template, lang, game=game, player=player, **context)
         at_text = at_html = slot = None
     if reply is not None:
@@ -61,6 +64,8 @@ def message(kind: str, to: str, template: str, lang: str, *, game: Game | None =
     reply_to = reply_to or (reply_address(player) if player is not None else None)
     headers = threads.headers(auto=auto, player=player, game=game, reply=reply, domain=domain,
                               reply_to=reply_to)
+    if reply is None:  # a reply answers one mail of the player's; nothing to turn off
+        headers.update(unsubscribe.headers(kind, player))
     return dict(
         kind=kind, game_id=game.id if game else None, player_id=player.id if player else None,
         to_addr=to, subject=subject, body_text=text, body_html=html, slot_text=at_text,
@@ -80,14 +85,19 @@ def personal(kind: str, game: Game, readers: Iterable[tuple[Player, Shared]]) ->
     domain = threads.message_domain()
     thread_of, address_of = threads.game_threads(game, domain), reply_addresses()
     board_of = board_addresses()
+    letting_go = unsubscribe.for_kind(kind)
     game_id, quoted = game.id, json.encoder.encode_basestring_ascii
     mails = []
     for player, shared in readers:
         player_id = player.id
-        # The JSON of threads.headers(), written out: json.dumps of a dict costs more
-        # than the rest of a mail.
+        # The JSON of threads.headers() and unsubscribe.headers(), written out: json.dumps
+        # of a dict costs more than the rest of a mail.
         headers = (f'{{"Auto-Submitted": "auto-generated", "References": '
-                   f'{quoted(thread_of(player_id))}, "Reply-To": {quoted(address_of(player))}}}')
+                   f'{quoted(thread_of(player_id))}, "Reply-To": {quoted(address_of(player))}')
+        if letting_go is not None:
+            headers += "".join(f", {quoted(name)}: {quoted(value)}"
+                               for name, value in letting_go(player).items())
+        headers += "}"
         mails.append(dict(
             kind=kind, game_id=game_id, player_id=player_id, to_addr=player.email,
             subject=shared.subject, body_text=shared.text, body_html=shared.html,

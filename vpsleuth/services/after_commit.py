@@ -17,7 +17,7 @@ from flask import Flask
 
 from ..extensions import db
 from ..models import Game, Player, Round
-from . import absence, board, events, seats
+from . import absence, board, events, push, seats
 from .bots import play_bots
 from .practice import settle
 
@@ -58,3 +58,6 @@ def init_app(app: Flask) -> None:
     # A seat handed on: its record goes with the person and comes with their data.
     events.person_leaving.connect(seats.forget, weak=False)
     events.personal_data_asked.connect(seats.export, weak=False)
+    # Web Push devices go with the person and come with their data (services/push.py).
+    events.person_leaving.connect(push.forget, weak=False)
+    events.personal_data_asked.connect(push.export, weak=False)

@@ -19,7 +19,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..extensions import db
-from . import retention
+from . import push, retention
 from .links import base_url, configured
 
 Finding = tuple[str, str]
@@ -178,9 +178,32 @@ def check_retention() -> list[Finding]:
     return [("ok", f"retention: the retention job would remove now {listed}")]
 
 
+def check_push() -> list[Finding]:
+    """The VAPID key Web Push signs with (made now if it was not yet) and its contact."""
+    try:
+        where = push.vapid_kept_where()
+        public = push.vapid_public_key()
+    except RuntimeError as exc:  # VAPID_PRIVATE_KEY set but unreadable
+        return [("error", str(exc))]
+    except SQLAlchemyError:  # the database check says what is wrong with it
+        db.session.rollback()
+        return []
+    kept = {"setting": "from VAPID_PRIVATE_KEY",
+            "database": "kept in the database (table site_key)",
+            "none": "made now and kept in the database (table site_key)"}[where]
+    found = [("ok", f"Web Push: the VAPID key is {kept}; its public key (the browsers' "
+              f"application server key) is {public}")]
+    subject = push.vapid_subject()
+    if "localhost" in subject or not subject.startswith(("mailto:", "https://")):
+        found.append(("warning", f"Web Push: VAPID_SUBJECT is {subject!r}; push services "
+                      "want a contact they can reach (mailto:you@example.org or an https "
+                      "page): set VPSLEUTH_VAPID_SUBJECT or MAIL_DEFAULT_SENDER"))
+    return found
+
+
 CHECKS: list[Callable[[], list[Finding]]] = [
     check_secret_key, check_database, check_base_url, check_mail_domain, check_smtp,
-    check_imap, check_privacy, check_retention,
+    check_imap, check_privacy, check_retention, check_push,
 ]
 
 

@@ -22,7 +22,7 @@ class Fact:
     tables: tuple[str, ...]
     what: str  # message ids (N_), worded for the person the notice is for
     why: str
-    kept: str  # may name {inbound}, {sent}, {rate}, {links} (days or hours)
+    kept: str  # may name {inbound}, {sent}, {rate}, {links}, {notices} (days or hours)
 
 
 FACTS: tuple[Fact, ...] = (
@@ -94,8 +94,22 @@ FACTS: tuple[Fact, ...] = (
          N_("Your rating and its history, from games their game master marked rated"),
          N_("the leaderboard, where you may hide yourself"),
          N_("until you delete your account")),
-    Fact("operation", ("scheduler_state",),
-         N_("Nothing about people: the scheduler's heartbeat"),
+    Fact("push", ("push_subscription", "notice"),
+         N_("For each device you switched notifications on: its browser's push address and "
+            "keys, a name for it, when it last got one; and each notification until it is "
+            "sent (game, round, what it says)"),
+         N_("to notify you on that device; your browser's maker runs the push service, "
+            "which passes on each notification encrypted, unable to read it"),
+         N_("a device: until you remove it, its browser ends it, or you delete your "
+            "account; a notification: {notices} days after it was sent")),
+    Fact("chat", ("game_webhook",),
+         N_("For a game master: the address of the group chat a game's news go to (its "
+            "webhook) and how its last delivery went"),
+         N_("to post the game's news in that chat: a round opened, the public answers and "
+            "standings, the winner; never anyone's tips"),
+         N_("until the game master removes it, or with the game")),
+    Fact("operation", ("scheduler_state", "site_key"),
+         N_("Nothing about people: the scheduler's heartbeat and the site's push key"),
          N_("to notice an outage"), N_("always")),
 )
 
@@ -107,7 +121,8 @@ def periods() -> dict[str, float]:
             "sent": cfg.get("RETAIN_SENT_MAIL_DAYS", DEFAULTS["RETAIN_SENT_MAIL_DAYS"]),
             "rate": cfg.get("RETAIN_RATE_EVENTS_HOURS", DEFAULTS["RETAIN_RATE_EVENTS_HOURS"]),
             "links": cfg.get("RETAIN_SIGN_IN_LINKS_DAYS",
-                             DEFAULTS["RETAIN_SIGN_IN_LINKS_DAYS"])}
+                             DEFAULTS["RETAIN_SIGN_IN_LINKS_DAYS"]),
+            "notices": cfg.get("RETAIN_NOTICES_DAYS", DEFAULTS["RETAIN_NOTICES_DAYS"])}
 
 
 def _number(value: float) -> str:

@@ -18,11 +18,21 @@ from flask import current_app
 from sqlalchemy import and_, delete, func, or_, select
 
 from ..extensions import db
-from ..models import Game, InboundMessage, LoginToken, MailBody, OutboxMessage, RateEvent, utcnow
+from ..models import (
+    Game,
+    InboundMessage,
+    LoginToken,
+    MailBody,
+    Notice,
+    OutboxMessage,
+    RateEvent,
+    utcnow,
+)
 
 # Settings and their defaults (config/default.py); docs/privacy.md argues each.
 DEFAULTS = {"RETAIN_INBOUND_DAYS": 30, "RETAIN_SENT_MAIL_DAYS": 30,
-            "RETAIN_RATE_EVENTS_HOURS": 48, "RETAIN_SIGN_IN_LINKS_DAYS": 7}
+            "RETAIN_RATE_EVENTS_HOURS": 48, "RETAIN_SIGN_IN_LINKS_DAYS": 7,
+            "RETAIN_NOTICES_DAYS": 3}
 # Rate limits look back at most a day (join requests): their rows must outlive it.
 RATE_WINDOW = timedelta(days=1)
 BATCH = 500
@@ -42,6 +52,7 @@ def _due(now: datetime) -> dict[str, object]:
     sent = now - timedelta(days=setting("RETAIN_SENT_MAIL_DAYS"))
     rate = now - max(timedelta(hours=setting("RETAIN_RATE_EVENTS_HOURS")), RATE_WINDOW)
     links = now - timedelta(days=setting("RETAIN_SIGN_IN_LINKS_DAYS"))
+    notices = now - timedelta(days=setting("RETAIN_NOTICES_DAYS"))
     return {
         "raw inbound mails": (InboundMessage, or_(
             InboundMessage.game_id.in_(_ended_before(inbound)),
@@ -53,6 +64,10 @@ def _due(now: datetime) -> dict[str, object]:
                      func.coalesce(OutboxMessage.sent_at, OutboxMessage.created_at) < sent)))),
         "rate-limit rows": (RateEvent, RateEvent.created_at < rate),
         "expired sign-in links": (LoginToken, LoginToken.expires_at < links),
+        # Push and webhook notices once done, counted from their last try.
+        "sent notices": (Notice, and_(
+            Notice.status.in_(("sent", "dropped", "failed")),
+            func.coalesce(Notice.claimed_at, Notice.created_at) < notices)),
     }
 
 

@@ -9,12 +9,32 @@ from __future__ import annotations
 
 from functools import wraps
 
-from flask import g, has_request_context, redirect, request, session, url_for
+from flask import Flask, g, has_request_context, redirect, request, session, url_for
+from flask.sessions import SecureCookieSessionInterface
 
 from ..services import preferences, sessions
 from ..services.access import Viewer, viewer_for
 
 LANGUAGES = ("en", "de", "es")
+
+
+class QuietCookies(SecureCookieSessionInterface):
+    """Flask's signed cookie, not sent again with what the browser fetches beside a page.
+
+    A signed-in session is permanent, so Flask sends its cookie again with every
+    answer. The browser fetches the stylesheet, the scripts and, once a page has
+    loaded, the service worker (/sw.js) on its own; such an answer, sent after a
+    language switch or a sign-out that went meanwhile, put the old cookie back (a
+    German page turned English). These answers now carry no cookie, unless the
+    request itself changed the session (an ended session being forgotten).
+    """
+
+    QUIET = frozenset({"static", "installable.service_worker", "installable.manifest"})
+
+    def should_set_cookie(self, app: Flask, session) -> bool:
+        if request.endpoint in self.QUIET and not session.modified:
+            return False
+        return super().should_set_cookie(app, session)
 
 
 def current_viewer() -> Viewer | None:

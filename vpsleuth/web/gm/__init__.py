@@ -30,4 +30,14 @@ def only_game_masters():
     return None
 
 
-from . import absences, board, bots, lobby, record, records, routes, seats  # noqa: E402,F401  (routes)
+from . import (  # noqa: E402,F401  (routes)
+    absences,
+    board,
+    bots,
+    lobby,
+    record,
+    records,
+    routes,
+    seats,
+    webhook,
+)

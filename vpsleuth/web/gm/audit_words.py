@@ -25,6 +25,8 @@ _STAMP = re.compile(r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d(\.\d+)?)?\+00:00$")
 AFTER_EARLY = {"calendar": N_("the next deadline keeps the calendar"),
                "fresh": N_("the next round gets a whole interval from the close")}
 BOT_LEVELS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
+CHATS = {"discord": "Discord", "slack": "Slack", "mattermost": "Mattermost",
+         "matrix": "Matrix"}  # a chat webhook's format (services/webhooks.py)
 # Words for the keys of details this module has no sentence for (new actions).
 KEYS = {"player": N_("player"), "email": N_("address"), "round": N_("round"),
         "old": N_("before"), "new": N_("now"), "deadline": N_("deadline"),
@@ -188,6 +190,10 @@ _SAYINGS = {
     "set_public": lambda w: [w.t("public once it ends") if w.data.get("new")
                              else w.t("private")],
     "set_rated": lambda w: [w.onoff("new")],
+    "set_webhook": lambda w: [w.t("{chat} at {host}").format(
+        chat=CHATS.get(w.data.get("format"), "?"), host=w.data.get("host"))],
+    "clear_webhook": lambda w: [w.t("{chat} at {host}").format(
+        chat=CHATS.get(w.data.get("format"), "?"), host=w.data.get("host"))],
     "handed_over": lambda w: [w.t("to {name}").format(name=w.data.get("to"))],
     "game_master_left": lambda w: [w.t("the game goes on without a game master")],
     "set_listing": lambda w: [

@@ -59,6 +59,7 @@ LABELS = {
         "player_left": N_("a player left"), "set_public": N_("archive changed"),
         "set_rated": N_("rating switched"), "handed_over": N_("handed to another game master"),
         "game_master_left": N_("the game master left"),
+        "set_webhook": N_("chat webhook set"), "clear_webhook": N_("chat webhook removed"),
     },
 }
 

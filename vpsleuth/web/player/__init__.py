@@ -11,9 +11,11 @@ from . import (  # noqa: E402, F401
     my_data,
     notebook,
     pages,
+    push_devices,
     report_pages,
     rules_page,
     settings,
     story_page,
     turn,
+    unsubscribe,
 )

@@ -8,6 +8,8 @@ from flask import render_template, url_for
 
 from ...i18n import translate
 from ...i18n.dates import moment_text
+from ...mail.keys import reply_address
+from ...mail.notify import has_mailbox
 from ...models import Game, Player, Round
 from ...services import glance, outcome, reports, standing_turns, story
 from ...services import notebook as notebooks
@@ -46,6 +48,9 @@ def game_page(game: Game, player: Player | None, *, status: int = 200,
         turns_in=turn_rows(round_, game, player) if round_ else [],
         is_gm=is_gm_of(current_viewer(), game), rules=game.ruleset,
         outcome=outcome.outcome(game, player, current_language()),
+        # Shown whatever mails the player gets: with round mails off, a turn by mail
+        # still needs the address to write to.
+        reply_to=reply_address(player) if player is not None and has_mailbox(player) else None,
         **absence_context(game, player, absence_error, absence_values)), status
 
 

@@ -1,4 +1,4 @@
-"""The player's settings: mails per game, language, time zone, and API tokens."""
+"""The player's settings: how news reaches them, mails per game, language, time zone, tokens."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ...services.errors import Invalid, NotFound, ServiceError
 from ..inputs import whole_number
 from ..session import current_language, current_viewer, login_required, sign_in
 from . import bp
+from .channels import channels_of
 
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "es": "Español"}
 
@@ -32,7 +33,7 @@ def _render(players: list[Player], *, status: int = 200, errors: dict | None = N
         "web/player/settings.html", players=players, tokens=tokens, errors=errors or {},
         new_token=new_token, values=values or {}, languages=LANGUAGE_NAMES,
         profile=profile, scoped=viewer.player_id is not None,
-        zones=zone_names(),
+        zones=zone_names(), **channels_of(viewer),
         names={p.id: p.game.name for p in players})
     return page, status, {"Cache-Control": "no-store"}
 
