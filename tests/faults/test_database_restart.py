@@ -14,7 +14,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
-from werkzeug.serving import make_server
+from served import served as serving
 
 from vpsleuth import create_app
 from vpsleuth.extensions import db
@@ -118,11 +117,8 @@ def app(cluster):
 @pytest.fixture
 def served(app):
     """The service in a thread of this process, as a server runs it."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with serving(app) as base:
+        yield base
 
 
 def sign_in_mails(app) -> int:

@@ -34,10 +34,10 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 import pytest
+from served import served
 from smtp_sink import DATABASES
 from sqlalchemy import select
 from turn_gate import lock_gate, store_gate
-from werkzeug.serving import make_server
 
 from vpsleuth.extensions import db
 from vpsleuth.mail import keys
@@ -74,20 +74,6 @@ WAIT = 120  # seconds for any one request
 def app(request, app_on):
     with app_on(request.param, SQLALCHEMY_ENGINE_OPTIONS=POOL) as app:
         yield app
-
-
-@contextmanager
-def served(app) -> Iterator[str]:
-    """The app on a threaded werkzeug server on a free port; yields its base URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
 
 
 def whole_turns() -> list[str]:

@@ -12,20 +12,18 @@ edited to name another player or another kind change nothing.
 
 from __future__ import annotations
 
-import contextlib
 import html
 import json
 import re
-import threading
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
 import requests
 from itsdangerous.encoding import base64_decode, base64_encode
+from served import served
 from smtp_sink import mailing_to
 from sqlalchemy import select
-from werkzeug.serving import make_server
 
 from vpsleuth import jobs
 from vpsleuth.extensions import db
@@ -108,20 +106,6 @@ def delivered(app, sink):
     return game, links
 
 
-@contextlib.contextmanager
-def serve(app):
-    """The app served for real on 127.0.0.1 (as a proxy in front of BASE would reach it)."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
-
-
 def post(base: str, link: str, body: str = ONE_CLICK) -> requests.Response:
     """The one-click POST as a mail provider makes it: no cookie, no CSRF token."""
     return requests.post(base + urlsplit(link).path, data=body, timeout=10, headers={
@@ -140,7 +124,7 @@ def test_each_kind_of_mail_has_a_link_that_turns_that_kind_off_for_its_reader_on
     start = settings()
     assert start["Ada"] == (True, True, True, "each")
 
-    with serve(app) as base:
+    with served(app) as base:
         expected = dict(start)
         for kind, address, changed in (
                 ("round_opened", "ada@example.org", ("Ada", 0, False)),
@@ -201,7 +185,7 @@ def test_a_get_an_altered_token_or_one_edited_to_another_player_or_kind_changes_
         "cut short": ada_round[:-6],
         "not a token at all": "unsubscribe-me",
     }
-    with serve(app) as base:
+    with served(app) as base:
         # A GET (a mail scanner fetching links) only asks, in the reader's language.
         page = requests.get(f"{base}/unsubscribe/{ada_round}", timeout=10)
         assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"

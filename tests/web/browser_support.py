@@ -1,6 +1,6 @@
 """What the browser tests share: a real server in a thread, headless Chromium, screenshots.
 
-The app is served by werkzeug on 127.0.0.1 and a free port; Playwright drives
+The app is served by werkzeug on 127.0.0.1 and a free port (tests/served.py); Playwright drives
 Debian's Chromium (never a browser Playwright downloads). Screenshots go to
 test-artifacts/screenshots/.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +16,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from playwright.sync_api import Browser, Page, expect, sync_playwright
-from werkzeug.serving import make_server
+from served import served
 
 from vpsleuth import ROOT, create_app
 from vpsleuth.extensions import db
@@ -31,24 +30,9 @@ SIZES = {"narrow": {"width": 390, "height": 844}, "wide": {"width": 1280, "heigh
 SIGN_IN_LINK = re.compile(r"https?://\S+/signin/[\w.~-]+")
 
 
-@contextmanager
-def serve(app: Flask) -> Iterator[str]:
-    """Serve ``app`` for real on a free port; yields the base URL (also its BASE_URL).
-
-    Each request runs in a thread of its own with its own app context and
-    database session, as in production.
-    """
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    base = f"http://127.0.0.1:{server.server_port}"
-    app.config["BASE_URL"] = base  # the links in mails point here
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield base
-    finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
+def serve(app: Flask):
+    """Serve ``app`` for real on a free port; yields the base URL (also its BASE_URL)."""
+    return served(app, base_url=True)
 
 
 @contextmanager
