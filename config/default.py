@@ -36,6 +36,9 @@ MAIL_TIMEOUT = 60  # seconds to wait for the SMTP server before backing off
 # The scheduler (`vpsleuth scheduler`, or inside `vpsleuth serve`): every job
 # runs every tick; a tick missed during downtime is caught up once.
 SCHEDULER_TICK_SECONDS = 30
+# SQLite allows one scheduler at a time (a lease): a second one waits, and takes over
+# this long after the first one died (at once when it stops cleanly).
+SCHEDULER_LEASE_SECONDS = 90
 # A deadline that passed while the scheduler was down for longer than this is
 # not resolved blind: it moves on by the length of the outage (docs/scheduler.md).
 OUTAGE_GRACE_MINUTES = 10

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
+import sqlite3
 import time
 import urllib.error
 import urllib.request
@@ -75,6 +77,8 @@ def test_two_schedulers_on_one_database_resolve_each_round_and_send_each_mail_on
     logs = [(tmp_path / f"scheduler{i}.log").read_text() for i in (1, 2)]
     assert codes == [0, 0], logs
     assert not [log for log in logs if "Traceback" in log], logs
+    # On PostgreSQL neither waits for the other (on SQLite one would: test_schedulers_divide).
+    assert not [log for log in logs if "waits" in log], logs
 
     db.session.rollback()
     resolutions = Counter(json.loads(e.detail)["round"] for e in db.session.scalars(
@@ -131,3 +135,38 @@ def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path):
     assert code == 1, log
     assert f"Error: cannot listen on 127.0.0.1:{port}: Address already in use" in log
     assert "Serving on" not in log and "Traceback" not in log
+
+
+def test_a_second_scheduler_on_sqlite_says_it_waits_and_takes_over_when_the_first_stops(
+        tmp_path):
+    database = tmp_path / "one.db"
+    env = environment(SQLALCHEMY_DATABASE_URI=f"sqlite:///{database}", SECRET_KEY="sole-test",
+                      SCHEDULER_TICK_SECONDS="0.25")
+    logs = [tmp_path / "first.log", tmp_path / "second.log"]
+
+    def holder() -> str:
+        if not database.exists():
+            return ""
+        with contextlib.closing(sqlite3.connect(database, timeout=5)) as conn:
+            try:
+                row = conn.execute("SELECT value FROM scheduler_state "
+                                   "WHERE name = 'sqlite-scheduler'").fetchone()
+            except sqlite3.OperationalError:  # no schema yet
+                return ""
+        return row[0] if row else ""
+
+    first = start(["scheduler"], env, logs[0])
+    second = None
+    try:
+        wait_until(lambda: f":{first.pid}:" in holder(), 60, "the first scheduler's lease")
+        second = start(["scheduler"], env, logs[1])
+        wait_until(lambda: "waits" in logs[1].read_text(), 60, "the second to say it waits")
+        assert f":{first.pid}:" in holder()  # the first one still works alone
+        assert stop(first) == 0
+        wait_until(lambda: f":{second.pid}:" in holder(), 30, "the second to take over")
+        assert "takes over" in logs[1].read_text()
+    finally:
+        codes = [stop(p) for p in (first, second) if p is not None]
+    assert codes == [0, 0], [log.read_text() for log in logs]
+    assert "waits" not in logs[0].read_text()
+    assert holder() == ""  # the second gave it back on the way out

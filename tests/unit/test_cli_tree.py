@@ -273,8 +273,9 @@ TREE = {'': ('group', 'Moderate play-by-mail games of VP-Sleuth.', []),
                'Run the scheduler in the foreground: resolve rounds, remind, send and fetch '
                'mail.\n'
                '\n'
-               '    Run exactly one per installation beside the web server (more are safe, not\n'
-               '    useful); stop it with Ctrl-C or SIGTERM.\n'
+               '    On PostgreSQL several (on several hosts) divide the work; on SQLite one '
+               'works\n'
+               '    and another one waits. Stop it with Ctrl-C or SIGTERM.\n'
                '    ',
                ['--once (once) boolean flag help=Run every job once and exit (for cron, or to '
                 'catch up by hand).']),

@@ -15,7 +15,13 @@ from waitress import create_server
 
 from .. import jobs
 from ..extensions import db
-from ..jobs.scheduler import setup_logging, start_background, start_watcher, stop_on_sigterm
+from ..jobs.scheduler import (
+    SoleScheduler,
+    setup_logging,
+    start_background,
+    start_watcher,
+    stop_on_sigterm,
+)
 from ..mail.outbox import sending_enabled
 from ..models import GameMaster
 from ..services.links import configured, remember_served
@@ -29,15 +35,23 @@ from .common import ensure_schema
 def scheduler_command(once: bool) -> None:
     """Run the scheduler in the foreground: resolve rounds, remind, send and fetch mail.
 
-    Run exactly one per installation beside the web server (more are safe, not
-    useful); stop it with Ctrl-C or SIGTERM.
+    On PostgreSQL several (on several hosts) divide the work; on SQLite one works
+    and another one waits. Stop it with Ctrl-C or SIGTERM.
     """
     ensure_schema()
     app = current_app._get_current_object()
     setup_logging()
     if once:
-        for job_id, result in jobs.run_all(app).items():
-            click.echo(f"{job_id}: {result}")
+        sole = SoleScheduler(app)
+        if not sole.held():
+            raise click.ClickException(
+                "another scheduler works on this SQLite database and runs these jobs "
+                "already; nothing was done")
+        try:
+            for job_id, result in jobs.run_all(app).items():
+                click.echo(f"{job_id}: {result}")
+        finally:
+            sole.release()
         return
     # The jobs run in threads of their own and this thread only waits: the SystemExit
     # of SIGTERM (or Ctrl-C) lands in the loop below. Raised inside APScheduler's own

@@ -2,7 +2,8 @@
 
 queue() only adds a row to the session; the caller's commit makes the mail and
 its cause durable together. send_due() claims pending rows one by one with a
-conditional UPDATE, so any number of senders never send a row twice, and SMTP
+conditional UPDATE, so any number of senders never send a row twice (on
+PostgreSQL they skip each other's rows and divide the outbox), and SMTP
 being down only delays mail: each failure backs off (1 min, 2, 4, ... 6 h).
 Every status change after a claim is conditional too, so a sender that fails
 never undoes what another sender did.
@@ -23,6 +24,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
+from ..services import claims
 from . import threads, unsubscribe
 from .keys import board_address, board_addresses, reply_address, reply_addresses
 from .render import Shared, render
@@ -190,13 +192,16 @@ class _Connection(Connection):
         return host
 
 
-def _claim(row_id: int, now: datetime) -> bool:
-    done = db.session.execute(
-        update(OutboxMessage).where(OutboxMessage.id == row_id,
-                                    OutboxMessage.status == "pending")
-        .values(status="sending", claimed_at=now).execution_options(synchronize_session=False))
-    db.session.commit()
-    return done.rowcount == 1
+def _claim_next(now: datetime) -> int | None:
+    """Claim the oldest due mail for this sender (pending -> sending, committed); its id.
+
+    One at a time, so a sender that dies holds at most one mail (given back after
+    STALE_CLAIM), and on PostgreSQL a mail another sender is claiming is skipped,
+    not waited for: several schedulers divide the outbox (services/claims.py).
+    """
+    claimed = claims.claim_batch(OutboxMessage, is_due(now), 1, status="sending",
+                                 claimed_at=now)
+    return claimed[0] if claimed else None
 
 
 def release_stale_claims(now: datetime) -> int:
@@ -238,24 +243,21 @@ def is_due(now: datetime) -> ColumnElement[bool]:
 
 
 def send_due(now: datetime | None = None, limit: int = 200) -> int:
-    """Send pending mails whose time has come; returns how many were sent."""
+    """Send up to ``limit`` due mails over one SMTP connection; returns how many were sent."""
     if not sending_enabled():
         return 0
     now = now or utcnow()
     release_stale_claims(now)
-    ids = db.session.scalars(select(OutboxMessage.id).where(is_due(now))
-                             .order_by(OutboxMessage.id).limit(limit)).all()
-    if not ids:
-        return 0
-    sent, current = 0, None
+    current = _claim_next(now)
+    if current is None:
+        return 0  # nothing due: no connection to the mail server
+    sent, tried = 0, 0
     try:
         with _Connection(current_app.extensions["mail"]) as conn:
-            for row_id in ids:
-                if not _claim(row_id, now):
-                    continue  # another sender has it
-                current = row_id
-                sent += _send_claimed(conn, row_id, now)
-                current = None
+            while current is not None:
+                sent += _send_claimed(conn, current, now)
+                tried += 1
+                current = _claim_next(now) if tried < limit else None
     except (OSError, smtplib.SMTPException) as exc:
         # Could not connect, or the connection broke: what is left waits and backs off.
         db.session.rollback()
@@ -263,9 +265,9 @@ def send_due(now: datetime | None = None, limit: int = 200) -> int:
         error = f"SMTP unavailable: {exc}"
         if current is not None:
             _back_off(current, now, error, claimed=True)
-        for row_id in ids:
-            if row_id != current:
-                _back_off(row_id, now, error, claimed=False)
+        for row_id in db.session.scalars(select(OutboxMessage.id).where(is_due(now))
+                                         .order_by(OutboxMessage.id).limit(limit - tried)):
+            _back_off(row_id, now, error, claimed=False)
         db.session.commit()
     return sent
 

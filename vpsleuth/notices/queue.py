@@ -22,6 +22,7 @@ from sqlalchemy import ColumnElement, and_, or_, select, update
 
 from ..extensions import db
 from ..models import Notice, utcnow
+from ..services import claims
 
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
@@ -121,27 +122,11 @@ def send_due(senders: Mapping[str, Sender], now: datetime | None = None,
 def _claim_batch(channels: list[str], now: datetime, size: int) -> list[int]:
     """Claim up to ``size`` due notices of ``channels``: their ids, oldest first.
 
-    One conditional UPDATE ... RETURNING: only the rows this statement moved from
-    pending to sending come back, so two senders never claim the same row. On
-    PostgreSQL the candidates are locked FOR UPDATE SKIP LOCKED, so concurrent
-    senders divide the queue instead of queueing behind each other's locks; SQLite
-    writes one transaction at a time and needs neither.
+    services/claims.py: one conditional UPDATE, so two senders never claim the same
+    row, and on PostgreSQL FOR UPDATE SKIP LOCKED, so they divide the queue.
     """
-    due = (select(Notice.id).where(is_due(now), Notice.channel.in_(channels))
-           .order_by(Notice.id).limit(size))
-    if db.session.get_bind().dialect.name == "postgresql":
-        # A CTE, evaluated once: as an IN (subquery) the planner may run the locking
-        # subquery again, and each run skips other rows (more than ``size`` came back).
-        due = due.with_for_update(skip_locked=True).cte("due")
-        chosen = Notice.id == due.c.id
-    else:
-        chosen = Notice.id.in_(due.scalar_subquery())
-    claimed = db.session.scalars(
-        update(Notice).where(chosen, Notice.status == "pending")
-        .values(status="sending", claimed_at=now).returning(Notice.id)
-        .execution_options(synchronize_session=False)).all()
-    db.session.commit()
-    return sorted(claimed)
+    return claims.claim_batch(Notice, and_(is_due(now), Notice.channel.in_(channels)), size,
+                              status="sending", claimed_at=now)
 
 
 def _settle(notice_id: int, outcome: Outcome, now: datetime) -> int:

@@ -13,7 +13,7 @@ from ..i18n import N_
 from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..rules.schedule import Schedule
-from . import events, ratings, stories
+from . import claims, events, ratings, stories
 from .errors import WrongState
 from .games import audit
 from .missed_turns import repeat_missed
@@ -143,7 +143,11 @@ def _store_results(game: Game, round_: Round, now: datetime) -> Round | None:
 
 
 def resolve_due(now: datetime | None = None) -> list[Round]:
-    """Resolve every round that is due; safe to call from any number of processes."""
+    """Resolve every round that is due; safe to call from any number of processes.
+
+    Several schedulers divide the due rounds: each round is resolved in a
+    transaction of its own that first locks it, and a locked round is skipped.
+    """
     now = now or utcnow()
     # Ids, not objects: every commit expires every object the session holds, so
     # holding a thousand rounds through a thousand commits costs a million expiries.
@@ -152,10 +156,16 @@ def resolve_due(now: datetime | None = None) -> list[Round]:
     resolved: list[int] = []
     for round_id in due:
         round_ = db.session.get(Round, round_id)
-        if round_ is not None and is_due(round_, now):
-            done = resolve_round(round_.game, now=now, number=round_.number)
-            if done is not None:
-                resolved.append(done.id)
+        if round_ is None or not is_due(round_, now):
+            continue
+        # A round another scheduler is resolving is locked: passed over, not waited
+        # for (services/claims.py); the lock, ours now, lasts until resolve_round commits.
+        if not claims.lock_if_free(Round, round_id, Round.state == "open"):
+            db.session.rollback()
+            continue
+        done = resolve_round(round_.game, now=now, number=round_.number)
+        if done is not None:
+            resolved.append(done.id)
     found: dict[int, Round] = {}
     for start in range(0, len(resolved), 500):
         found.update((r.id, r) for r in db.session.scalars(
