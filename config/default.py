@@ -9,6 +9,9 @@
 
 SQLALCHEMY_DATABASE_URI = None  # None: sqlite file in the instance folder
 SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+# PostgreSQL: the server ends a session idle this long inside a transaction (a host
+# cut off mid-transaction), so its locks go and another scheduler carries on. 0: never.
+DATABASE_IDLE_IN_TRANSACTION_SECONDS = 60
 
 # The address the service sends from, and the base URL of its web pages for the links
 # in mails. BASE_URL unset: links follow the address `vpsleuth serve` was started with

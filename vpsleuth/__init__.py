@@ -42,6 +42,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config is not None:
         app.config.update(test_config)
     _embedded_defaults(app)
+    _postgresql_sessions(app)
     if app.config.get("PROXY_FIX"):
         hops = int(app.config["PROXY_FIX"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
@@ -62,6 +63,29 @@ def create_app(test_config: dict | None = None) -> Flask:
     after_commit.init_app(app)  # bots play, practice settles, after the services commit
 
     return app
+
+
+def _postgresql_sessions(app: Flask) -> None:
+    """On PostgreSQL, the server ends a session left idle inside a transaction.
+
+    A host cut off from the network in the middle of a transaction (resolving a
+    round, claiming a mail) holds that transaction's locks until the server ends
+    its session: left to TCP, hours. After DATABASE_IDLE_IN_TRANSACTION_SECONDS the
+    server rolls it back, so another scheduler takes the round at its next tick,
+    and the cut-off host, back on the network, finds its connection gone and does
+    nothing twice. No transaction of ours waits that long between two statements:
+    mail is sent and stories are computed outside one, and a push or webhook
+    waits at most its timeout (10 s).
+    """
+    seconds = int(app.config.get("DATABASE_IDLE_IN_TRANSACTION_SECONDS") or 0)
+    if not seconds or not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql"):
+        return
+    options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+    connect_args = dict(options.get("connect_args") or {})
+    setting = f"-c idle_in_transaction_session_timeout={seconds * 1000}"
+    connect_args["options"] = " ".join(filter(None, (connect_args.get("options"), setting)))
+    options["connect_args"] = connect_args
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
 
 def _embedded_defaults(app: Flask) -> None:
