@@ -15,7 +15,8 @@ from vpsleuth.models import SchedulerState
 from vpsleuth.services import heartbeat
 
 IDS = ["resolve-due-rounds", "tell-stories", "release-final-reports", "send-reminders",
-       "send-board-digests", "send-outbox", "send-notices", "poll-imap", "heartbeat",
+       "send-board-digests", "send-outbox", "send-notices", "poll-imap",
+       "process-left-over-mail", "heartbeat",
        "forget-old", "play-bots", "retention"]
 
 

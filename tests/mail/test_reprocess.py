@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
-from vpsleuth.mail.inbound import ingest, reply, reprocess
+import pytest
+from sqlalchemy.exc import OperationalError
+
+from vpsleuth.mail.inbound import ingest, pipeline, reply, reprocess
+from vpsleuth.models import utcnow
 from vpsleuth.rules import parse_question
 from vpsleuth.services import turns
 from vpsleuth.services.errors import NotFound, WrongState
@@ -106,3 +110,20 @@ def test_reprocess_command_explains_why_it_will_not(runner, game, ada):
     result = runner.invoke(args=["mail", "reprocess", str(row.id)])
     assert result.exit_code == 1
     assert "is applied; only failed or unprocessed messages" in result.output
+
+
+def test_a_message_left_received_is_processed_by_the_scheduler_once_and_not_too_soon(
+        game, ada, monkeypatch):
+    def database_gone(row, now, **kwargs):
+        raise OperationalError("SELECT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(pipeline, "_run", database_gone)
+    received = pipeline.receive(corpus("gmail_reply.eml", ada), "smtp")  # the sender had 250
+    monkeypatch.undo()
+    now = utcnow()
+    assert pipeline.process_left_over(now + timedelta(seconds=30)) == 0  # an entrance's own
+    assert pipeline.process_left_over(now + pipeline.LEFT_OVER + timedelta(seconds=1)) == 1
+    assert pipeline.process_left_over(now + timedelta(hours=1)) == 0  # never twice
+    assert turns.standing_turn(game.open_round, ada).question == parse_question("A red")
+    assert [m.kind for m in outbox()] == ["confirmation"]
+    assert inbound()[-1].id == received.id and inbound()[-1].status == "applied"

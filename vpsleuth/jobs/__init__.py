@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from flask import Flask
 
 from ..mail import outbox
-from ..mail.inbound import imap
+from ..mail.inbound import imap, pipeline
 from ..models import utcnow
 from ..notices import push, queue, webhook
 from ..services import (
@@ -108,6 +108,12 @@ def poll_imap(app: Flask, now: datetime | None = None) -> object:
     return imap.poll_imap(app)  # it opens its own app context
 
 
+def process_left_over_mail(app: Flask, now: datetime | None = None) -> int:
+    """Process turns by mail that were stored but not processed (the database went away)."""
+    with app.app_context():
+        return pipeline.process_left_over(now or utcnow())
+
+
 def beat(app: Flask, now: datetime | None = None) -> datetime:
     """Record the heartbeat; a deadline missed during downtime is moved on first."""
     with app.app_context():
@@ -179,6 +185,8 @@ JOBS: tuple[Job, ...] = (
     Job("send-outbox", send_outbox, "Send mail from the outbox"),
     Job("send-notices", send_notices, "Send push and webhook notices from their queue"),
     Job("poll-imap", poll_imap, "Fetch turns from the IMAP mailbox", ticks=2),
+    Job("process-left-over-mail", process_left_over_mail,
+        "Process mails stored but not processed when the database went away", ticks=2),
     Job("heartbeat", beat, "Record that the scheduler is alive"),
     Job("forget-old", forget_old, "Delete old rate counts and ended sessions", ticks=120),
     Job("play-bots", play_bots, "Send the turns computer players still owe", ticks=2),

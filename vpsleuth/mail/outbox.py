@@ -275,18 +275,22 @@ def send_due(now: datetime | None = None, limit: int = 200) -> int:
 def _send_claimed(conn: Connection, row_id: int, now: datetime) -> int:
     """Send one row this sender has claimed; 1 if it went out."""
     row = db.session.get(OutboxMessage, row_id)
+    message, attempts = as_message(row), row.attempts
+    # No transaction stays open while the mail server answers (up to MAIL_TIMEOUT):
+    # it would hold a database connection, and on PostgreSQL count as idle in one.
+    db.session.commit()
     try:
-        conn.send(as_message(row))
+        conn.send(message)
     except smtplib.SMTPRecipientsRefused as exc:
         codes = [code for code, _ in exc.recipients.values()]
         if codes and all(code >= 500 for code in codes):
-            _mark(row_id, "sending", status="failed", attempts=row.attempts + 1,
+            _mark(row_id, "sending", status="failed", attempts=attempts + 1,
                   last_error=f"recipient refused: {exc.recipients}"[:2000])
         else:  # a temporary refusal (greylisting, full mailbox): try again later
             _back_off(row_id, now, f"recipient deferred: {exc.recipients}", claimed=True)
         db.session.commit()
         return 0
-    _mark(row_id, "sending", status="sent", sent_at=now, attempts=row.attempts + 1)
+    _mark(row_id, "sending", status="sent", sent_at=now, attempts=attempts + 1)
     db.session.commit()
     return 1
 

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from email.message import Message
 
 from flask import current_app
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...extensions import db
@@ -128,6 +128,43 @@ def reprocess(row_id: int, *, force: bool = False) -> InboundMessage:
     row.turn_version_id = None
     db.session.commit()
     return process(row_id, force=force)
+
+
+# A message an entrance stored but could not process (the database went away in
+# between: a failover, a restart) is processed by the scheduler after this long; an
+# entrance processes what it stored within a second, so this never races one.
+LEFT_OVER = timedelta(minutes=2)
+
+
+def process_left_over(now: datetime | None = None, limit: int = 100) -> int:
+    """Process the messages stored but never processed, LEFT_OVER after their arrival.
+
+    The sender had their 250 (or the IMAP move) once the message was stored, so
+    it must not wait for a GM's ``vpsleuth mail reprocess``. It is processed as of
+    its arrival, as its entrance would have: a turn sent before the deadline is on
+    time. Each is claimed first (processed_at set where it was unset, a conditional
+    UPDATE), so of several schedulers one takes it; one that fails on the way is
+    left "failed", as any other. Returns how many were processed.
+    """
+    now = now or utcnow()
+    left = db.session.execute(select(InboundMessage.id, InboundMessage.received_at).where(
+        InboundMessage.status == "received", InboundMessage.processed_at.is_(None),
+        InboundMessage.received_at < now - LEFT_OVER)
+        .order_by(InboundMessage.id).limit(limit)).all()
+    done = 0
+    for row_id, received_at in left:
+        claimed = db.session.execute(
+            update(InboundMessage).where(InboundMessage.id == row_id,
+                                         InboundMessage.status == "received",
+                                         InboundMessage.processed_at.is_(None))
+            .values(processed_at=now).execution_options(synchronize_session=False))
+        db.session.commit()
+        if claimed.rowcount != 1:
+            continue  # another scheduler has it
+        log.info("inbound message %d was stored but not processed; processing it now", row_id)
+        process(row_id, now=received_at)
+        done += 1
+    return done
 
 
 def recent(limit: int = 20, status: str | None = None) -> list[InboundMessage]:
