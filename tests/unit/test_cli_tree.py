@@ -357,6 +357,33 @@ TREE.update({'account': ('group', "A person's data: export it, or delete the acc
                                  ['--check (check) boolean flag help=Only compare the stored '
                                   'ratings with a recomputation; exit 1 if they differ.'])})
 
+# Issue 23.4 (backups that restore): two commands added, none of the above changed.
+TREE.update({'backup': ('command',
+                        'Write a consistent copy of the whole database to TARGET, while the '
+                        'service runs.\n'
+                        '\n'
+                        '    SQLite: the online backup API, one file. PostgreSQL: pg_dump '
+                        '--format=custom.\n'
+                        '    Bring it back with `vpsleuth restore TARGET`.\n'
+                        '    ',
+                        ['TARGET file required',
+                         '--force (force) boolean flag help=Replace TARGET if it exists.']),
+             'restore': ('command',
+                         'Restore a backup made by `vpsleuth backup` into the configured '
+                         'database.\n'
+                         '\n'
+                         '    Stop the web server and the scheduler first. The database must '
+                         'have no games (a\n'
+                         '    new SQLite file; for PostgreSQL an empty database, made with '
+                         'createdb) unless\n'
+                         "    --force. The schema is then upgraded to this version's, and mails "
+                         'left being\n'
+                         '    sent at the backup go again, with the same Message-ID.\n'
+                         '    ',
+                         ['SOURCE file required',
+                          '--force (force) boolean flag help=Restore even into a database that '
+                          'has games: all it holds is replaced.'])})
+
 
 def test_every_command_path_option_and_help_is_as_recorded():
     found = tree()

@@ -15,6 +15,7 @@ from flask.cli import FlaskGroup
 
 from .. import create_app
 from . import (
+    backup,
     bots,
     check,
     demo,
@@ -35,6 +36,7 @@ COMMANDS = (
     bots.practice_cli, engine.analyse, demo.demo, verify.verify, mail.mail_cli,
     scheduler.scheduler_command, scheduler.serve_command, check.check,
     translations.translations_cli, record.ratings_cli, record.account_cli,
+    backup.backup_command, backup.restore_command,
 )
 
 
