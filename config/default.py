@@ -12,6 +12,9 @@ SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
 # PostgreSQL: the server ends a session idle this long inside a transaction (a host
 # cut off mid-transaction), so its locks go and another scheduler carries on. 0: never.
 DATABASE_IDLE_IN_TRANSACTION_SECONDS = 60
+# A turn stored when the database goes away (a failover) is applied again for this
+# long, unless its status shows the applying commit landed: never twice.
+TURN_RETRY_SECONDS = 5
 
 # The address the service sends from, and the base URL of its web pages for the links
 # in mails. BASE_URL unset: links follow the address `vpsleuth serve` was started with

@@ -9,18 +9,13 @@ service process answers normally, without a restart.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
+from pg_cluster import Cluster
 from served import served as serving
 
 from vpsleuth import create_app
@@ -28,55 +23,6 @@ from vpsleuth.extensions import db
 from vpsleuth.models import OutboxMessage, SchedulerState, utcnow
 from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import games
-
-
-def _bindir() -> Path:
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-    if found:
-        return found[-1].parent
-    initdb = shutil.which("initdb")
-    if initdb is None:
-        raise RuntimeError("PostgreSQL's server programs (initdb, pg_ctl) are not installed")
-    return Path(initdb).parent
-
-
-class Cluster:
-    """A throwaway PostgreSQL cluster; run as the postgres user when we are root."""
-
-    def __init__(self) -> None:
-        self.bindir = _bindir()
-        self.folder = Path(tempfile.mkdtemp(prefix="vpsleuth-pg-"))
-        self.data = self.folder / "data"
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.as_user = []
-        if os.geteuid() == 0:
-            shutil.chown(self.folder, "postgres", "postgres")
-            self.as_user = ["runuser", "-u", "postgres", "--"]
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres",
-                  "--no-sync", "-E", "UTF8")
-
-    @property
-    def url(self) -> str:
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
-
-    def _run(self, program: str, *args: str) -> None:
-        subprocess.run([*self.as_user, str(self.bindir / program), *args], check=True,
-                       timeout=120, capture_output=True)
-
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
-        self._run("pg_ctl", "-D", str(self.data), "-o", options, "-l",
-                  str(self.folder / "log"), "-w", "start")
-
-    def stop(self) -> None:
-        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
-
-    def remove(self) -> None:
-        subprocess.run([*self.as_user, str(self.bindir / "pg_ctl"), "-D", str(self.data),
-                        "-m", "immediate", "-w", "stop"], capture_output=True, timeout=120)
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def call(url: str, data: dict | None = None, **headers) -> tuple[int, str]:

@@ -5,13 +5,17 @@ Reading what stands (the standing turn, the GM's board) is standing_turns.py's j
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 
+from flask import current_app
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
@@ -60,7 +64,9 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     orders/signoff.py); the confirmation names them word for word.
 
     The version is committed before anything can go wrong, so nothing received
-    is ever lost; a refused turn keeps its errors beside it. Raises TurnRefused
+    is ever lost; a refused turn keeps its errors beside it. Should the database
+    go away while the turn is applied (a failover), the application is tried
+    again for TURN_RETRY_SECONDS, unless the version's status shows it landed. Raises TurnRefused
     (bad lines), RoundClosed (late, or for a round that is not open) or
     WrongState (game not running, player withdrawn). ``on_accept(submission)``
     is called just before the commit that applies an accepted turn, so a
@@ -83,6 +89,59 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     # The player, game and rounds this request loaded stay loaded (four queries
     # fewer); what must be current is checked when the turn is applied (_lock).
     commit_keeping_loaded()
+    version_id, wait, give_up = version.id, RETRY_FIRST_WAIT, time.monotonic() + _retry_seconds()
+    while True:
+        try:
+            return _apply_stored(player, version, text, channel, now, round_number,
+                                 on_accept, signoff)
+        except DBAPIError as exc:
+            # The database went away while the turn was applied (a failover, a restart).
+            # The version is stored; whether the applying commit landed is in its status,
+            # so the one failed transaction is retried only if it did not, and a turn is
+            # never applied twice.
+            if not _connection_lost(exc) or time.monotonic() + wait > give_up:
+                raise
+            log.warning("turn version %d: the database went away while it was applied "
+                        "(%s); trying again in %.1f s", version_id, exc.__class__.__name__,
+                        wait)
+        with contextlib.suppress(DBAPIError):
+            db.session.rollback()
+        time.sleep(wait)
+        wait = min(wait * 2, 1.0)
+        try:
+            player = db.session.get(Player, player.id, populate_existing=True)
+            version = db.session.get(TurnVersion, version_id, populate_existing=True)
+        except DBAPIError as exc:
+            if not _connection_lost(exc):
+                raise
+            continue  # no database yet: wait on
+        if version.status == "accepted":  # the commit landed before the line went
+            round_ = db.session.get(Round, version.round_id)
+            submission = Submission(version, round_, standing_turn(round_, player))
+            events.after_turn_accepted.send(player, game=player.game, channel=channel,
+                                            practice=player.game.practice, now=now)
+            return submission
+
+
+RETRY_FIRST_WAIT = 0.1  # seconds; doubled after each try, at most 1 s apart
+
+
+def _retry_seconds() -> float:
+    """How long a turn's application is retried while the database is away (TURN_RETRY_SECONDS)."""
+    return float(current_app.config.get("TURN_RETRY_SECONDS", 5))
+
+
+def _connection_lost(exc: DBAPIError) -> bool:
+    """A lost or refused connection (server gone, read-only standby), not a wrong statement."""
+    return exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError)
+
+
+def _apply_stored(player: Player, version: TurnVersion, text: str, channel: str,
+                  now: datetime, round_number: int | None,
+                  on_accept: Callable[[Submission], None] | None,
+                  signoff: tuple[str, ...]) -> Submission:
+    """Parse and apply a stored version to the open round, in one transaction; commit."""
+    game = player.game
     round_ = None
     try:
         round_ = _open_round_for(player, now, round_number)
