@@ -19,6 +19,7 @@ once a connection has lasted a minute). Nothing it meets ends it; stop() does.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -176,7 +177,14 @@ class Watcher:
         with imap.command("IDLE"):
             client.idle()
         self.state = "idle"  # from here on, the server tells of every new message
-        outcome = self._await_news(client, self.settings.idle_seconds)
+        try:
+            outcome = self._await_news(client, self.settings.idle_seconds)
+        except BaseException:
+            # The server waits for DONE and answers no other command: a polite CLOSE or
+            # LOGOUT would wait imap.TIMEOUT for its answer. Drop the connection instead.
+            with contextlib.suppress(Exception):
+                client.shutdown()
+            raise
         with imap.command("DONE"):
             client.idle_done()
         return outcome != "lost"
