@@ -39,11 +39,11 @@ from pathlib import Path
 
 import pytest
 from flask_migrate import upgrade
+from own_app import own_app
 from pg_cluster import Cluster, free_port
 from process_support import environment, start, stop, wait_for
 from sqlalchemy import select, text
 
-from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.mail import keys
 from vpsleuth.mail.inbound import pipeline
@@ -205,14 +205,9 @@ def clusters():
 
 @pytest.fixture
 def app(clusters):
-    app = create_app({"SQLALCHEMY_DATABASE_URI": multi_host_url(*clusters),
-                      "SECRET_KEY": SECRET})
-    with app.app_context():
-        try:
-            yield app
-        finally:
-            db.session.remove()
-            db.engine.dispose()
+    with own_app({"SQLALCHEMY_DATABASE_URI": multi_host_url(*clusters),
+                  "SECRET_KEY": SECRET}) as app:
+        yield app
 
 
 def test_a_promoted_standby_has_every_acknowledged_turn_and_the_service_answers_again(

@@ -11,7 +11,6 @@ archive, on a cluster of the test's own.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 import subprocess
@@ -26,13 +25,13 @@ from pathlib import Path
 import pytest
 from alembic.script import ScriptDirectory
 from old_rows import old_game
+from own_app import own_app
 from process_support import command, environment, start, stop, wait_for
 from smtp_sink import DATABASES, REPLY_ADDRESS, free_port, mail_config
 from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.engine import make_url
 from wal_archive import ArchivingCluster
 
-from vpsleuth import create_app
 from vpsleuth.extensions import db
 from vpsleuth.mail import outbox
 from vpsleuth.models import Game, OutboxMessage, TurnVersion, utcnow
@@ -82,16 +81,9 @@ def admin(url, statement: str) -> None:
         engine.dispose()
 
 
-@contextlib.contextmanager
 def app_at(url: str, sink):
     """An app of its own on ``url``, mailing to the sink, in its app context."""
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, **mail_config(sink.port)})
-    with app.app_context():
-        try:
-            yield app
-        finally:
-            db.session.remove()
-            db.engine.dispose()
+    return own_app({"SQLALCHEMY_DATABASE_URI": url, **mail_config(sink.port)})
 
 
 def cli(app, *args: str):
