@@ -14,23 +14,31 @@ import json
 from sqlalchemy import select
 
 from vpsleuth.extensions import db
+from vpsleuth.i18n.dates import deadline_text
 from vpsleuth.mail import keys, notify, render
 from vpsleuth.models import Game, OutboxMessage
 from vpsleuth.rules import Turn
 from vpsleuth.services import reports
+from vpsleuth.services.links import base_url
 
 
 def expected(kind: str, game: Game, player, number: int) -> tuple[str, str, str]:
     """The (subject, text, html) of one mail, rendered for this player alone."""
     lang, zone = player.language, player.timezone or game.timezone
+    board = keys.board_address(player)  # the game's board by mail (issue 20)
     if kind in ("report", "final_report"):
         report = reports.build_report(game, number, lang)
+        due = report.next_deadline
         return render.render("report", lang, game=game, player=player, report=report,
-                             report_text=reports.render_text(report, zone, lang))
+                             report_text=reports.render_text(report, zone, lang),
+                             next_deadline=deadline_text(due, zone, lang) if due else "",
+                             closed_early=reports.closed_early_text(report, zone, lang),
+                             base_url=base_url(), board_address=board)
     following = game.round(number + 1)
     return render.render("round_opened", lang, game=game, player=player, round=following,
-                         deadline=notify._deadline(player, following),
-                         turn_template=notify.turn_template(player, following, Turn()))
+                         deadline=notify._deadline(player, following), base_url=base_url(),
+                         turn_template=notify.turn_template(player, following, Turn()),
+                         repeated=0, unsubscribe_kind="round", board_address=board)
 
 
 def check_mails(number: int, games: int = 3, every: int = 7) -> int:
