@@ -90,15 +90,16 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def gunicorn(app: str, workers: int, threads: int, env: dict[str, str]
-             ) -> Iterator[tuple[int, int]]:
+def gunicorn(app: str, workers: int, threads: int, env: dict[str, str],
+             log_path: Path | None = None) -> Iterator[tuple[int, int]]:
     """gunicorn serving ``app`` on a free loopback port: (master pid, port).
 
-    Its log is a temporary file, kept (and named) only if the run stops with an error.
+    Its log is ``log_path``, left to the caller; or else a temporary file, kept (and
+    named) only if the run stops with an error.
     """
     port = free_port()
-    log = tempfile.NamedTemporaryFile(prefix="vpsleuth-bench-gunicorn-", suffix=".log",  # noqa: SIM115
-                                      delete=False)
+    log = log_path.open("wb") if log_path else tempfile.NamedTemporaryFile(  # noqa: SIM115
+        prefix="vpsleuth-bench-gunicorn-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         [str(GUNICORN), "--workers", str(workers), "--threads", str(threads),
          "--bind", f"127.0.0.1:{port}",
@@ -107,7 +108,7 @@ def gunicorn(app: str, workers: int, threads: int, env: dict[str, str]
     failed = True
     try:
         deadline = time.monotonic() + 60
-        while len(workers_of(proc.pid)) < workers or not _listening(port):
+        while len(workers_of(proc.pid)) < workers or not listening(port):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("gunicorn did not start")
             time.sleep(0.1)
@@ -121,13 +122,14 @@ def gunicorn(app: str, workers: int, threads: int, env: dict[str, str]
             proc.kill()
             proc.wait()
         log.close()
-        if failed:
+        if log_path is None and failed:
             print(f"gunicorn's log: {log.name}", file=sys.stderr)
-        else:
+        elif log_path is None:
             os.unlink(log.name)
 
 
-def _listening(port: int) -> bool:
+def listening(port: int) -> bool:
+    """Whether something accepts connections on the loopback port."""
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
@@ -235,20 +237,34 @@ async def _paced(port: int, clients: list[tuple[str, list[str]]], path: str, rat
     await asyncio.gather(*(client(token, bodies) for token, bodies in clients))
     elapsed = time.perf_counter() - start
     ranked = sorted(latencies) or [0.0]
-
-    def percentile(p: float) -> float:
-        return 1000 * ranked[min(len(ranked) - 1, int(p / 100 * len(ranked)))]
-
+    p50, p95, p99 = (1000 * percentile(ranked, p) for p in (50, 95, 99))
     return Load(len(latencies), elapsed, failures["socket"], failures["status"],
-                percentile(50), percentile(95), percentile(99), 1000 * ranked[-1])
+                p50, p95, p99, 1000 * ranked[-1])
+
+
+def percentile(ranked: list[float], p: float) -> float:
+    """The ``p``-th percentile of values sorted ascending (nearest rank), as wrk counts."""
+    return ranked[min(len(ranked) - 1, int(p / 100 * len(ranked)))]
 
 
 async def _put(port: int, path: str, token: str, body: bytes) -> int:
     """One PUT on a connection of its own; the response's status code."""
+    status, _, _ = await request(port, "PUT", path, {
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json"}, body)
+    return status
+
+
+async def request(port: int, method: str, path: str, headers: dict[str, str],
+                  body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 request on a connection of its own, as a browser or script sends it.
+
+    Returns the status (0 for an answer that is not HTTP), the headers by lower-case
+    name (of a header sent twice, the last) and the body.
+    """
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     try:
-        writer.write(f"PUT {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                     f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+        lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+        writer.write(f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{lines}"
                      f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
                      + body)
         await writer.drain()
@@ -256,4 +272,12 @@ async def _put(port: int, path: str, token: str, body: bytes) -> int:
     finally:
         writer.close()
         await writer.wait_closed()
-    return int(response.split(b" ", 2)[1]) if response.startswith(b"HTTP/") else 0
+    head, _, content = response.partition(b"\r\n\r\n")
+    status_line, *fields = head.decode("latin-1").split("\r\n")
+    if not status_line.startswith("HTTP/"):
+        return 0, {}, b""
+    found = {}
+    for field in fields:
+        name, _, value = field.partition(":")
+        found[name.strip().lower()] = value.strip()
+    return int(status_line.split(" ", 2)[1]), found, content

@@ -10,7 +10,7 @@ from vpsleuth import jobs
 from vpsleuth.extensions import db
 from vpsleuth.models import AuditEntry, Round, RoundResult
 from vpsleuth.rules import Ruleset
-from vpsleuth.services import games, turns
+from vpsleuth.services import games, gm, resolution, turns
 
 
 def deadline_of(game, number=1):
@@ -89,11 +89,43 @@ def test_early_resolution_comes_once_every_active_player_has_a_turn(app, new_gam
 
 
 def test_a_paused_game_is_not_resolved_at_its_deadline(app, new_game):
-    from vpsleuth.services import gm
-
     game = new_game()
     deadline = deadline_of(game)
     gm.pause_game(game, actor="gm", now=deadline - timedelta(hours=1))
     assert jobs.resolve_rounds(app, deadline + timedelta(hours=1)) == []
     db.session.expire_all()
     assert game.round(1).state == "open"
+
+
+def test_the_tick_reads_as_candidates_exactly_the_rounds_that_are_due(app, new_game, now):
+    """resolution.may_be_due (SQL, every running game) agrees with is_due (per round)."""
+    def sent(game, texts):
+        for player, text in zip(game.players, texts, strict=False):
+            turns.submit_turn(player, text, channel="cli", now=now)
+        return game
+
+    early = Ruleset(early_resolution=True)
+    everyone = ("QUESTION E blue opal", "TIP A RD1", "TIP B GP2\nQUESTION A red")
+    made = {
+        "early, every turn in": sent(new_game("E1", rules=early), everyone),
+        "early, one missing": sent(new_game("E2", rules=early), everyone[:2]),
+        "early, the missing one withdrawn": sent(new_game("E3", rules=early), everyone[:2]),
+        "early, nobody active": new_game("E4", rules=early),
+        "no early, every turn in": sent(new_game("L1"), everyone),
+        "no early, deadline passed": new_game("L2"),
+        "paused, deadline passed": new_game("P1"),
+    }
+    games.withdraw_player(made["early, the missing one withdrawn"].players[2], now=now)
+    for player in made["early, nobody active"].players:
+        games.withdraw_player(player, now=now)
+    gm.pause_game(made["paused, deadline passed"], actor="gm", now=now)
+    for name in ("no early, deadline passed", "paused, deadline passed"):
+        made[name].round(1).deadline = now - timedelta(minutes=1)
+    db.session.commit()
+    candidates = [set(db.session.scalars(select(Round.id).join(Round.game).where(condition)))
+                  for condition in resolution.may_be_due(now)]
+    assert not candidates[0] & candidates[1]  # no round read twice
+    due = {name for name, game in made.items() if resolution.is_due(game.round(1), now)}
+    assert due == {"early, every turn in", "early, the missing one withdrawn",
+                   "no early, deadline passed"}
+    assert candidates[0] | candidates[1] == {made[name].round(1).id for name in due}

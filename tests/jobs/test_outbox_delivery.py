@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import timedelta
 
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from vpsleuth import jobs
 from vpsleuth.extensions import db
@@ -144,3 +145,27 @@ def test_a_report_is_stored_once_per_language_and_every_player_gets_it_whole(
         html_part = message.get_body(("html",)).get_content()
         assert text_part.replace("\r\n", "\n").strip() == row.body_text.strip()
         assert html_part.replace("\r\n", "\n").strip() == row.body_html.strip()
+
+
+def test_a_mail_the_server_took_while_the_database_went_away_is_marked_sent_and_not_resent(
+        app, sink, new_game, now, monkeypatch):
+    """Not marked sent, a mail would be given back after STALE_CLAIM and sent again."""
+    new_game(players=("Ada",), start=False)
+    mark_sent, calls = outbox._mark_sent, []
+
+    def database_away_once(*args):
+        calls.append(args)
+        if len(calls) == 1:
+            raise OperationalError("UPDATE outbox_message ...", {},
+                                   Exception("server closed the connection unexpectedly"),
+                                   connection_invalidated=True)
+        return mark_sent(*args)
+
+    monkeypatch.setattr(outbox, "_mark_sent", database_away_once)
+    assert jobs.send_outbox(app, now) == 1
+    assert len(calls) == 2
+    (row,) = rows()
+    assert (row.status, row.attempts) == ("sent", 1)
+    later = now + outbox.STALE_CLAIM + timedelta(minutes=1)
+    assert jobs.send_outbox(app, later) == 0
+    assert sink.message_ids() == [row.message_id]

@@ -127,3 +127,23 @@ def test_a_message_left_received_is_processed_by_the_scheduler_once_and_not_too_
     assert turns.standing_turn(game.open_round, ada).question == parse_question("A red")
     assert [m.kind for m in outbox()] == ["confirmation"]
     assert inbound()[-1].id == received.id and inbound()[-1].status == "applied"
+
+
+def test_a_message_claimed_by_a_scheduler_that_died_is_claimed_again_after_a_while(
+        game, ada, monkeypatch):
+    def database_gone(row, now, **kwargs):
+        raise OperationalError("SELECT", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(pipeline, "_run", database_gone)
+    received = pipeline.receive(corpus("gmail_reply.eml", ada), "smtp")
+    now = utcnow() + pipeline.LEFT_OVER + timedelta(seconds=1)
+    # A scheduler claims it and dies before processing it (here: its processing does
+    # nothing), so the message stays "received", claimed.
+    monkeypatch.setattr(pipeline, "process", lambda row_id, now: None)
+    assert pipeline.process_left_over(now) == 1
+    monkeypatch.undo()
+    assert inbound()[-1].status == "received"
+    assert pipeline.process_left_over(now + pipeline.STALE_CLAIM / 2) == 0  # still its claim
+    assert pipeline.process_left_over(now + pipeline.STALE_CLAIM + timedelta(seconds=1)) == 1
+    assert inbound()[-1].id == received.id and inbound()[-1].status == "applied"
+    assert [m.kind for m in outbox()] == ["confirmation"]

@@ -24,7 +24,7 @@ from sqlalchemy import ColumnElement, and_, insert, or_, select, update
 
 from ..extensions import db
 from ..models import Game, MailBody, OutboxMessage, Player, utcnow
-from ..services import claims
+from ..services import claims, reconnect
 from . import threads, unsubscribe
 from .keys import board_address, board_addresses, reply_address, reply_addresses
 from .render import Shared, render
@@ -32,6 +32,9 @@ from .render import Shared, render
 log = logging.getLogger(__name__)
 MAX_BACKOFF = timedelta(hours=6)
 STALE_CLAIM = timedelta(minutes=10)
+# How long a mail the server took is marked sent while the database is away. Not
+# marked, it would be given back after STALE_CLAIM and sent a second time.
+SENT_RETRY_SECONDS = 60
 STATUSES = ("pending", "sending", "sent", "failed")
 
 
@@ -290,9 +293,16 @@ def _send_claimed(conn: Connection, row_id: int, now: datetime) -> int:
             _back_off(row_id, now, f"recipient deferred: {exc.recipients}", claimed=True)
         db.session.commit()
         return 0
-    _mark(row_id, "sending", status="sent", sent_at=now, attempts=attempts + 1)
-    db.session.commit()
+    reconnect.retried(lambda: _mark_sent(row_id, now, attempts + 1),
+                      seconds=SENT_RETRY_SECONDS, what=f"outbox mail {row_id} sent")
     return 1
+
+
+def _mark_sent(row_id: int, now: datetime, attempts: int) -> None:
+    """Record a mail the server took; a second call, after a commit that landed, changes
+    nothing (the row is no longer "sending")."""
+    _mark(row_id, "sending", status="sent", sent_at=now, attempts=attempts)
+    db.session.commit()
 
 
 def _mark(row_id: int, expected: str, **values) -> bool:

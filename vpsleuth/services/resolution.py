@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import ColumnElement, and_, bindparam, exists, insert, or_, select, update
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..extensions import db
 from ..i18n import N_
-from ..models import Game, Round, RoundResult, StandingQuestion, StandingTip, utcnow
+from ..models import Game, Player, Round, RoundResult, StandingQuestion, StandingTip, utcnow
 from ..rules import GEM_BY_CODE, Distribution, Question, Turn, competition_ranks, resolve
 from ..rules.schedule import Schedule
 from . import claims, events, ratings, stories
@@ -33,6 +33,26 @@ def is_due(round_: Round, now: datetime) -> bool:
     submitted |= set(db.session.scalars(select(StandingTip.player_id).where(
         StandingTip.round_id == round_.id)))
     return all(p.id in submitted for p in game.active_players)
+
+
+def may_be_due(now: datetime) -> list[ColumnElement[bool]]:
+    """is_due in SQL, for picking the candidates out of every running game's open round:
+    the deadline passed; or early resolution on and no active player without a turn.
+    Two conditions, for two queries: in one, PostgreSQL hashes every standing turn of
+    every round for the second, even where no game resolves early.
+
+    A tick reads only these (is_due decides each again), not every open round of every
+    running game: that cost about 1.5 ms a running game every tick.
+    """
+    sent = or_(exists().where(StandingQuestion.round_id == Round.id,
+                              StandingQuestion.player_id == Player.id),
+               exists().where(StandingTip.round_id == Round.id,
+                              StandingTip.player_id == Player.id))
+    active = and_(Player.game_id == Round.game_id, Player.active.is_(True))
+    running = and_(Round.state == "open", Game.state == "running")
+    return [and_(running, Round.deadline <= now),
+            and_(running, Game.early_resolution.is_(True), Round.deadline > now,
+                 exists().where(active), ~exists().where(active, ~sent))]
 
 
 def resolve_round(game: Game, *, now: datetime | None = None, actor: str = "system",
@@ -151,8 +171,8 @@ def resolve_due(now: datetime | None = None) -> list[Round]:
     now = now or utcnow()
     # Ids, not objects: every commit expires every object the session holds, so
     # holding a thousand rounds through a thousand commits costs a million expiries.
-    due = db.session.scalars(select(Round.id).join(Game).where(
-        Round.state == "open", Game.state == "running")).all()
+    due = sorted(round_id for condition in may_be_due(now) for round_id in
+                 db.session.scalars(select(Round.id).join(Game).where(condition)))
     resolved: list[int] = []
     for round_id in due:
         round_ = db.session.get(Round, round_id)

@@ -15,7 +15,7 @@ from functools import cache
 
 from flask import current_app
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
@@ -33,6 +33,7 @@ from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
 from . import events, presence
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState, deadline_in
+from .reconnect import FIRST_WAIT, connection_lost
 from .standing_turns import RECEIPT_ORDER_LAST_FIRST, standing_turn
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     # The player, game and rounds this request loaded stay loaded (four queries
     # fewer); what must be current is checked when the turn is applied (_lock).
     commit_keeping_loaded()
-    version_id, wait, give_up = version.id, RETRY_FIRST_WAIT, time.monotonic() + _retry_seconds()
+    version_id, wait, give_up = version.id, FIRST_WAIT, time.monotonic() + _retry_seconds()
     while True:
         try:
             return _apply_stored(player, version, text, channel, now, round_number,
@@ -99,7 +100,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
             # The version is stored; whether the applying commit landed is in its status,
             # so the one failed transaction is retried only if it did not, and a turn is
             # never applied twice.
-            if not _connection_lost(exc) or time.monotonic() + wait > give_up:
+            if not connection_lost(exc) or time.monotonic() + wait > give_up:
                 raise
             log.warning("turn version %d: the database went away while it was applied "
                         "(%s); trying again in %.1f s", version_id, exc.__class__.__name__,
@@ -112,7 +113,7 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
             player = db.session.get(Player, player.id, populate_existing=True)
             version = db.session.get(TurnVersion, version_id, populate_existing=True)
         except DBAPIError as exc:
-            if not _connection_lost(exc):
+            if not connection_lost(exc):
                 raise
             continue  # no database yet: wait on
         if version.status == "accepted":  # the commit landed before the line went
@@ -123,17 +124,9 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
             return submission
 
 
-RETRY_FIRST_WAIT = 0.1  # seconds; doubled after each try, at most 1 s apart
-
-
 def _retry_seconds() -> float:
     """How long a turn's application is retried while the database is away (TURN_RETRY_SECONDS)."""
     return float(current_app.config.get("TURN_RETRY_SECONDS", 5))
-
-
-def _connection_lost(exc: DBAPIError) -> bool:
-    """A lost or refused connection (server gone, read-only standby), not a wrong statement."""
-    return exc.connection_invalidated or isinstance(exc, OperationalError | InterfaceError)
 
 
 def _apply_stored(player: Player, version: TurnVersion, text: str, channel: str,

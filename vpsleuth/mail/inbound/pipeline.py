@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from email.message import Message
 
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from ...extensions import db
@@ -134,6 +134,9 @@ def reprocess(row_id: int, *, force: bool = False) -> InboundMessage:
 # between: a failover, a restart) is processed by the scheduler after this long; an
 # entrance processes what it stored within a second, so this never races one.
 LEFT_OVER = timedelta(minutes=2)
+# A claim older than this is taken to be a scheduler's that died after claiming: the
+# message is still "received", so nothing of it was applied, and another takes it.
+STALE_CLAIM = timedelta(minutes=10)
 
 
 def process_left_over(now: datetime | None = None, limit: int = 100) -> int:
@@ -144,19 +147,21 @@ def process_left_over(now: datetime | None = None, limit: int = 100) -> int:
     its arrival, as its entrance would have: a turn sent before the deadline is on
     time. Each is claimed first (processed_at set where it was unset, a conditional
     UPDATE), so of several schedulers one takes it; one that fails on the way is
-    left "failed", as any other. Returns how many were processed.
+    left "failed", as any other; one whose scheduler died before it was processed
+    is claimed again after STALE_CLAIM. Returns how many were processed.
     """
     now = now or utcnow()
+    unclaimed = or_(InboundMessage.processed_at.is_(None),
+                    InboundMessage.processed_at < now - STALE_CLAIM)
     left = db.session.execute(select(InboundMessage.id, InboundMessage.received_at).where(
-        InboundMessage.status == "received", InboundMessage.processed_at.is_(None),
+        InboundMessage.status == "received", unclaimed,
         InboundMessage.received_at < now - LEFT_OVER)
         .order_by(InboundMessage.id).limit(limit)).all()
     done = 0
     for row_id, received_at in left:
         claimed = db.session.execute(
             update(InboundMessage).where(InboundMessage.id == row_id,
-                                         InboundMessage.status == "received",
-                                         InboundMessage.processed_at.is_(None))
+                                         InboundMessage.status == "received", unclaimed)
             .values(processed_at=now).execution_options(synchronize_session=False))
         db.session.commit()
         if claimed.rowcount != 1:
