@@ -32,6 +32,11 @@ DEFAULT_RULES = Ruleset()
 
 def play(seed: int, rules: Ruleset = DEFAULT_RULES) -> dict[str, int]:
     """One game of one bot per level; their final points."""
+    return played(seed, rules)[0]
+
+
+def played(seed: int, rules: Ruleset = DEFAULT_RULES) -> tuple[dict[str, int], PublicRecord]:
+    """One game of one bot per level: their final points, and the game's public record."""
     distribution = deal(seed)
     rng = random.Random(seed)
     rounds: list[tuple[Answered, ...]] = []
@@ -55,7 +60,7 @@ def play(seed: int, rules: Ruleset = DEFAULT_RULES) -> dict[str, int]:
                             for level, t in turns.items() if t.question is not None))
         if outcome.game_over:
             break
-    return totals
+    return totals, PublicRecord(rules, tuple(rounds))
 
 
 def mean_ci(values: list[float]) -> tuple[float, float, float]:

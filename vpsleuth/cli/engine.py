@@ -40,9 +40,13 @@ def analyse(game, number, form, samples):
 def _text(result, number: int) -> str:
     count = (f"{result.count}" if result.exact else
              f"about {result.count:.3g} (95% within ±{100 * result.relative_error:.0f}%)")
+    certain = f"{len(result.certain())} of 36 gems certain."
     lines = [f"After round {number}: {count} distributions agree with the record, "
-             f"{result.bits:.1f} bits left; {len(result.certain())} of 36 gems certain."
-             if result.count else f"After round {number}: no distribution agrees with the record.",
+             f"{result.bits:.1f} bits left; {certain}" if result.count else
+             f"After round {number}: distributions agree with the record, but too few "
+             f"random walks reached one in the time to count them; {certain}"
+             if result.unknown else
+             f"After round {number}: no distribution agrees with the record.",
              "",
              f"{'gem':<5} {'possible':<17} "
              + ("chances" if result.chances_exact else "chances (sampled)")]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import product
 
 from vpsleuth.rules import ATTRIBUTES, PLACEHOLDERS, Gem, Question, make_question
 
+from .cpsat import decide_open_cells, spreader
 from .exact import TooMany, exact, uniform_samples
 from .model import GAME, Problem, Universe
 from .pauses import without_collector
@@ -17,6 +19,22 @@ from .possible import possible_masks
 from .record import Answered
 from .sampling import Estimate, estimate
 from .search import OutOfSteps, Searcher, State, TooManySolutions, all_solutions
+
+# Seconds of CPU the engine's own search may take on a record before the cells it left open
+# go to CP-SAT (cpsat.py): the median record takes a few hundredths, the rare hard one
+# (interlocking answers, proofs over several locations) seconds where CP-SAT takes
+# a fraction of one; CP-SAT's own start costs about a hundredth.
+PATIENCE = 0.2
+# Seconds an analysis may take in all, of which its counts and chances get what the places
+# left and at least COUNT_LEAST; the shares of their time by which the exact count gives
+# up and the estimate's probes stop (listing the distributions, when few are left, may
+# take the rest): within 2 s on every record the benches meet, with a margin for the
+# probe or the DP state under way at a deadline and for a loaded machine.
+WITHIN, COUNT_LEAST, DP_SHARE, PROBE_SHARE = 1.4, 0.4, 0.4, 0.8
+# When no probe has lived by the end of WITHIN, more are taken until one does, until
+# this share of WITHIN after the call at the latest (then the count is unknown: 0 with
+# an infinite error, which the callers say as such).
+LAST_RESORT = 1.25
 
 
 @dataclass(frozen=True)
@@ -38,6 +56,12 @@ class Analysis:
     estimate: Estimate | None = field(default=None, repr=False, compare=False)
     tallies: dict = field(default_factory=dict, repr=False, compare=False)  # answer_chances
 
+    @property
+    def unknown(self) -> bool:
+        """Distributions agree, but no probe reached one in the time given: the count is
+        unknown (0 with an infinite error), not zero."""
+        return not self.exact and not self.count and any(self.possible.values())
+
     def certain(self) -> dict[Gem, str]:
         """The gems with exactly one possible place, and that place."""
         return {g: next(iter(p)) for g, p in self.possible.items() if len(p) == 1}
@@ -48,9 +72,9 @@ class Analysis:
         return {
             "possible": {g.code: [loc for loc in order if loc in p]
                          for g, p in self.possible.items()},
-            "count": self.count,
+            "count": None if self.unknown else self.count,
             "exact": self.exact,
-            "relative_error": self.relative_error,
+            "relative_error": None if self.unknown else self.relative_error,
             "bits": self.bits if self.count else None,
             "chances": {g.code: {loc: self.chances[g][loc] for loc in order
                                  if self.chances[g].get(loc)}
@@ -63,29 +87,54 @@ class Analysis:
 @without_collector
 def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
             universe: Universe = GAME, budget: int = 2000,
-            enumerate_limit: int = 3000) -> Analysis:
+            enumerate_limit: int = 3000, patience: float | None = PATIENCE,
+            within: float | None = WITHIN) -> Analysis:
     """Possible places (always exact), the number of consistent distributions and chances.
+
+    The possible places as possible_places finds them (``patience``: see there).
 
     Counts and chances are exact while the dynamic programme needs at most
     ``budget`` states (see exact) or at most ``enumerate_limit`` distributions agree;
     else they are estimated from ``samples`` probes of Knuth's estimator.
+    ``within``: seconds for the whole analysis; the counts get what the places
+    left of them, COUNT_LEAST at least: the dynamic programme gives up at
+    DP_SHARE of that time, the probes stop at PROBE_SHARE of it (once
+    LEAST_PROBES are taken and one reached a distribution) or at its end
+    (whatever they found; the stated error is measured from the probes taken),
+    and listing every distribution at its end too. None: no deadline.
     """
+    called = time.monotonic()
     problem = Problem.of(answers, universe)
     searcher = Searcher(problem)
-    masks = possible_masks(searcher, seed)
+    masks, _ = exact_masks(searcher, seed, patience)
+    started = time.monotonic()
     gems, locations = universe.gems, universe.locations
     possible = _by_gem(universe, masks)
     if masks is not None:
         problem = problem.narrowed(masks)
         searcher = Searcher(problem)
+    left = None if within is None else max(COUNT_LEAST, within - (started - called))
+
+    def by(share: float) -> float | None:
+        return None if left is None else started + share * left
+
     try:
-        result = exact(problem, budget=budget)
+        result = exact(problem, budget=budget, deadline=by(DP_SHARE))
     except TooMany:
-        rough = _estimated(problem, searcher, possible, samples, seed)
+        rough = _estimated(problem, searcher, possible, samples, seed, by(PROBE_SHARE),
+                           by(1.0))
+        if not rough.count and masks is not None:
+            # No probe reached a distribution in its time, yet one exists (on the hardest
+            # records most probes die, and a loaded machine fits fewer in): go on until
+            # one does, the dead ones kept in the estimate, until LAST_RESORT at most.
+            # Taking all `samples` again cost up to 13 s on a loaded machine.
+            rough = _estimated(problem, searcher, possible, samples, seed,
+                               time.monotonic(), None if within is None
+                               else called + LAST_RESORT * within, before=rough.estimate)
         if rough.count > 3 * enumerate_limit:  # listing would likely give up: spare the time
             return rough
         try:
-            leaves = all_solutions(searcher, enumerate_limit)
+            leaves = all_solutions(searcher, enumerate_limit, by(1.0))
         except TooManySolutions:
             return rough
         return _from_leaves(problem, possible, [1.0] * len(leaves), leaves, len(leaves),
@@ -99,8 +148,11 @@ def analyse(answers: Iterable[Answered], *, samples: int = 100, seed: int = 0,
                                       if result.count else 0.0) for loc in locations}
     listed = None
     if 0 < result.count <= enumerate_limit:  # kept, so answer_chances reads them exactly
-        leaves = all_solutions(searcher, enumerate_limit)
-        listed = Estimate(float(result.count), 0.0, (1.0,) * len(leaves), tuple(leaves))
+        try:
+            leaves = all_solutions(searcher, enumerate_limit, by(1.0))
+            listed = Estimate(float(result.count), 0.0, (1.0,) * len(leaves), tuple(leaves))
+        except TooManySolutions:  # out of time: answer_chances tallies by the count instead
+            pass
     return Analysis(possible, result.count, True, 0.0, _bits(result.count), chances, True,
                     problem, listed)
 
@@ -110,8 +162,9 @@ def _bits(count: float) -> float:
 
 
 def _estimated(problem: Problem, searcher: Searcher, possible: dict[Gem, frozenset[str]],
-               samples: int, seed: int) -> Analysis:
-    est = estimate(searcher, searcher.root(), samples, seed)
+               samples: int, seed: int, deadline: float | None = None,
+               last: float | None = None, before: Estimate | None = None) -> Analysis:
+    est = estimate(searcher, searcher.root(), samples, seed, deadline, last, before)
     return _from_leaves(problem, possible, est.weights, est.leaves, est.count,
                         est.half_width / est.count if est.count else math.inf, est)
 
@@ -138,24 +191,64 @@ def _from_leaves(problem: Problem, possible: dict[Gem, frozenset[str]],
                                                          tuple(leaves)))
 
 
+class Places(dict[Gem, frozenset[str]]):
+    """Each gem's possible places, and how they were found.
+
+    ``by``: "engine" (its own search decided every cell), "cp-sat" (the cells
+    it left open after PATIENCE were handed over), or "propagation" (a bounded
+    search ran out and propagation's places stand: every possible place,
+    perhaps more); ``exact`` is False only for the last.
+    """
+
+    def __init__(self, places: dict[Gem, frozenset[str]], by: str):
+        super().__init__(places)
+        self.by = by
+
+    @property
+    def exact(self) -> bool:
+        return self.by != "propagation"
+
+
+def exact_masks(searcher: Searcher, seed: int = 0, patience: float | None = PATIENCE,
+                ) -> tuple[Sequence[int] | None, str]:
+    """The possible places per location (None: no distribution), and who decided them:
+    the engine alone, or after ``patience`` seconds CP-SAT the cells left (None: never)."""
+    handed = []
+
+    def hand_over(root: State, seen: list[int]) -> Sequence[int] | None:
+        handed.append(True)
+        return decide_open_cells(searcher, root, seen, spreader(searcher, seed))
+
+    if patience is None:
+        return possible_masks(searcher, seed), "engine"
+    masks = possible_masks(searcher, seed, patience=patience, hand_over=hand_over)
+    return masks, "cp-sat" if handed else "engine"
+
+
 @without_collector
 def possible_places(answers: Iterable[Answered], *, universe: Universe = GAME,
                     steps: int | None = None, at_least: bool = False,
-                    ) -> dict[Gem, frozenset[str]]:
+                    patience: float | None = PATIENCE) -> Places:
     """For each gem, every location some distribution agreeing with all answers puts it.
 
-    ``steps``: a bound on the search for the rare records that need a long one;
-    past it OutOfSteps is raised instead of an answer, or with ``at_least`` the
-    places propagation leaves are returned: every possible place, perhaps more.
+    Exact: the engine's search, and past ``patience`` seconds CP-SAT for the
+    cells it left open (None: the engine alone, however long it takes).
+    ``steps``: a bound on the engine's search instead, for callers that must
+    not wait (nothing is handed over then); past it OutOfSteps is raised, or
+    with ``at_least`` the places propagation leaves are returned (``by``
+    "propagation", not ``exact``): every possible place, perhaps more.
     """
     searcher = Searcher(Problem.of(answers, universe))
+    if steps is None:
+        masks, by = exact_masks(searcher, patience=patience)
+        return Places(_by_gem(universe, masks), by)
     try:
         masks = possible_masks(searcher, steps=steps)
     except OutOfSteps:
         if not at_least:
             raise
-        masks = searcher.root()
-    return _by_gem(universe, masks)
+        return Places(_by_gem(universe, searcher.root()), "propagation")
+    return Places(_by_gem(universe, masks), "engine")
 
 
 def _by_gem(universe: Universe, masks: Sequence[int] | None) -> dict[Gem, frozenset[str]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from .search import Searcher, State
 
@@ -27,22 +28,25 @@ class Annealer:
         self.rules = [list(rules) for rules in searcher.local]
 
     def witness(self, start: State, allowed: State, gem: int, place: int,
-                rng: random.Random, steps: int, tries: int = 1) -> State | None:
+                rng: random.Random, steps: int, tries: int = 1,
+                deadline: float | None = None) -> State | None:
         """A distribution meeting every answer with ``gem`` at ``place``, or None.
 
         ``start``: a whole distribution; ``allowed``: per location the gems that
         may go there (no swap puts a gem elsewhere); ``steps``: swaps proposed in
         each of ``tries`` runs from ``start`` (a run that cooled into a dead end
-        rarely leaves it; a fresh one often succeeds within a few hundred).
+        rarely leaves it; a fresh one often succeeds within a few hundred);
+        ``deadline``: a time.thread_time() past which the runs stop (None is returned).
         """
         for _ in range(tries):
-            got = self._run(start, allowed, gem, place, rng, steps)
+            got = self._run(start, allowed, gem, place, rng, steps, deadline)
             if got is not None:
                 return got
         return None
 
     def _run(self, start: State, allowed: State, gem: int, place: int,
-             rng: random.Random, steps: int) -> State | None:
+             rng: random.Random, steps: int, deadline: float | None = None,
+             ) -> State | None:
         members = list(start)
         where = [0] * self.n
         for loc, mask in enumerate(members):
@@ -62,9 +66,11 @@ class Annealer:
                      for h, (_, c) in zip(have[loc], rules, strict=True))
         temperature = 1.0
         others = [g for g in range(self.n) if g != gem]
-        for _ in range(steps):
+        for step in range(steps):
             if not energy:
                 return members
+            if deadline is not None and not step & 1023 and time.thread_time() > deadline:
+                return None
             i, j = rng.choice(others), rng.choice(others)
             a, b = where[i], where[j]
             if a == b or not allowed[b] >> i & 1 or not allowed[a] >> j & 1:

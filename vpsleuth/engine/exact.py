@@ -12,6 +12,7 @@ estimates instead.
 from __future__ import annotations
 
 import random
+import time
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -111,12 +112,13 @@ def fillings(place: _Place, remaining: tuple[int, ...], work: list[int] | None =
 class _Ways:
     """The dynamic programme: the number of ways to fill locations i.. from class counts."""
 
-    def __init__(self, problem: Problem, tally: Sequence[int], budget: int):
+    def __init__(self, problem: Problem, tally: Sequence[int], budget: int,
+                 deadline: float | None = None):
         self.classes = tuple(problem.classes(tally))
         self.places = _places(problem, self.classes)
         self.sizes = tuple(c.bit_count() for c in self.classes)
         self.memo: list[dict[tuple[int, ...], int]] = [{} for _ in self.places]
-        self.states, self.budget = 0, budget
+        self.states, self.budget, self.deadline = 0, budget, deadline
         # steps enumerating fillings: a count that succeeds needs fewer
         self.work = [0, 20 * budget]
         self.total = self.ways_from(0, self.sizes)
@@ -129,6 +131,8 @@ class _Ways:
             self.states += 1
             if self.states > self.budget:
                 raise TooMany
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise TooMany
             got = 0
             for k, ways in fillings(self.places[i], remaining, self.work):
                 rest = tuple(r - x for r, x in zip(remaining, k, strict=True))
@@ -137,14 +141,16 @@ class _Ways:
         return got
 
 
-def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000) -> Exact:
+def exact(problem: Problem, *, tally: Sequence[int] = (), budget: int = 200_000,
+          deadline: float | None = None) -> Exact:
     """Count the consistent distributions exactly, with per-class placements.
 
     ``tally``: gem masks whose count at every location is tallied per answer
     (what a new question on that pattern would answer). Raises TooMany when
-    more than ``budget`` states (or 20 times as many steps finding fillings) are needed.
+    more than ``budget`` states (or 20 times as many steps finding fillings) are needed,
+    or when a new state is reached after ``deadline`` (a time.monotonic()).
     """
-    dp = _Ways(problem, tally, budget)
+    dp = _Ways(problem, tally, budget, deadline)
     classes, places, sizes, total = dp.classes, dp.places, dp.sizes, dp.total
     ways_from = dp.ways_from
     tallies = [(m, _members(m, classes)) for m in tally]

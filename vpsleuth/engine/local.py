@@ -12,6 +12,71 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 
+# The sums of a partial filling packed into one int: a field of FIELD bits per count
+# (the gems taken, then each rule's), the top bit of each a guard that a subtraction
+# clears when it borrows. A count never passes 36 (the gems), nor a sum plus what is
+# still to come 72, so 7 bits hold every field.
+FIELD = 8
+
+
+def _classes(may: int, rules: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """``may`` split by every rule's mask, lowest gem first."""
+    masks: list[int] = [may] if may else []
+    for m, _ in rules:
+        masks = [part for c in masks for part in (c & m, c & ~m) if part]
+    masks.sort(key=lambda c: c & -c)
+    return tuple(masks)
+
+
+def _layers(may: int, sure: int, rules: tuple[tuple[int, int], ...], capacity: int):
+    """(classes, fixed per class, gems per class, packed step per class, alive) where
+    alive[j] holds the packed sums after classes 0..j-1 from which some valid filling
+    goes on (alive[0] is {0} or empty: no valid filling at all).
+
+    Forward, the sums reachable without passing a target or leaving one out of reach;
+    backward, those of them from which the targets are met. The sums are few (tens
+    to hundreds) where the fillings they lead to branch in thousands of dead ends: a
+    location's rules overlap, and whether a class may take x gems was found by
+    trying every filling before it.
+    """
+    masks = _classes(may, rules)
+    n = len(masks)
+    low = tuple((m & sure).bit_count() for m in masks)
+    high = tuple(m.bit_count() for m in masks)
+    guard = sum(0x80 << (FIELD * f) for f in range(len(rules) + 1))
+    steps = tuple(1 + sum(1 << (FIELD * (r + 1)) for r, (rule, _) in enumerate(rules)
+                          if m & rule) for m in masks)
+    target = capacity + sum(count << (FIELD * (r + 1)) for r, (_, count) in enumerate(rules))
+    ceiling = target | guard
+    later = [0] * (n + 1)  # per field, the most classes j.. can still add
+    for j in range(n - 1, -1, -1):
+        later[j] = later[j + 1] + high[j] * steps[j]
+    reach = [{0}]
+    for j in range(n):
+        step, rest, nxt = steps[j], later[j + 1], set()
+        for s in reach[j]:
+            got = s + low[j] * step
+            for _ in range(low[j], high[j] + 1):
+                if (ceiling - got) & guard != guard:  # a field past its target: more is too
+                    break
+                if ((got + rest) | guard) - target & guard == guard:  # every target in reach
+                    nxt.add(got)
+                got += step
+        reach.append(nxt)
+    # After the last class nothing is to come: the two bounds leave the targets alone.
+    alive: list[set[int]] = [set() for _ in range(n)] + [reach[n]]
+    for j in range(n - 1, -1, -1):
+        step, ahead, keep = steps[j], alive[j + 1], alive[j]
+        span = range(low[j], high[j] + 1)
+        for s in reach[j]:
+            got = s + low[j] * step
+            for _ in span:
+                if got in ahead:
+                    keep.add(s)
+                    break
+                got += step
+    return masks, low, high, steps, alive
+
 
 @lru_cache(maxsize=100_000)
 def local_fillings(may: int, sure: int, rules: tuple[tuple[int, int], ...], capacity: int,
@@ -21,70 +86,50 @@ def local_fillings(may: int, sure: int, rules: tuple[tuple[int, int], ...], capa
     ``may``: gems that may lie here; ``sure``: those fixed here; ``rules``:
     (mask, count) constraints. The classes split ``may`` by the rules' masks;
     a valid k takes k_c gems of class c (at least the fixed ones), ``capacity``
-    in all, and meets every rule.
+    in all, and meets every rule. In lexicographic order of k, each found by
+    walking only the sums from which a valid filling goes on (``_layers``).
     """
-    # The classes: ``may`` split by every rule's mask, lowest gem first.
-    masks_: list[int] = [may] if may else []
-    for m, _ in rules:
-        masks_ = [part for c in masks_ for part in (c & m, c & ~m) if part]
-    masks_.sort(key=lambda c: c & -c)
-    masks = tuple(masks_)
-    low = tuple((m & sure).bit_count() for m in masks)
-    high = [m.bit_count() for m in masks]
-    targets = [count for _, count in rules]
-    n, t = len(masks), len(rules)
-    within = [[r for r in range(t) if masks[j] & rules[r][0]] for j in range(n)]
-    # later[r][j]: the most rule r can still get from classes j..
-    later = [[0] * (n + 1) for _ in range(t)]
-    for r in range(t):
-        for j in range(n - 1, -1, -1):
-            later[r][j] = later[r][j + 1] + (high[j] if r in within[j] else 0)
-    low_after, high_after = [0] * (n + 1), [0] * (n + 1)
-    for j in range(n - 1, -1, -1):
-        low_after[j] = low_after[j + 1] + low[j]
-        high_after[j] = high_after[j + 1] + high[j]
-    sums = [0] * t
-    k = [0] * n
+    masks, low, high, steps, alive = _layers(may, sure, rules, capacity)
+    n = len(masks)
     found: list[tuple[int, ...]] = []
+    k = [0] * n
 
-    def rec(j: int, left: int) -> None:
+    def walk(j: int, s: int) -> None:
         if j == n:
-            if left == 0 and sums == targets:
-                found.append(tuple(k))
+            found.append(tuple(k))
             return
-        lo = max(low[j], left - high_after[j + 1])
-        hi = min(high[j], left - low_after[j + 1])
-        rs = within[j]
-        for r in rs:
-            rest = targets[r] - sums[r]
-            hi = min(hi, rest)
-            lo = max(lo, rest - later[r][j + 1])
-        for x in range(lo, hi + 1):
-            k[j] = x
-            for r in rs:
-                sums[r] += x
-            rec(j + 1, left - x)
-            for r in rs:
-                sums[r] -= x
-        k[j] = 0
+        step, ahead = steps[j], alive[j + 1]
+        got = s + low[j] * step
+        for x in range(low[j], high[j] + 1):
+            if got in ahead:
+                k[j] = x
+                walk(j + 1, got)
+            got += step
 
-    rec(0, capacity)
+    if 0 in alive[0]:
+        walk(0, 0)
     return masks, low, tuple(found)
 
 
 @lru_cache(maxsize=100_000)
 def local_support(may: int, sure: int, rules: tuple[tuple[int, int], ...],
                   capacity: int) -> tuple[int, int] | None:
-    """(gems some valid filling may include, gems every valid filling includes), or None."""
-    masks, low, found = local_fillings(may, sure, rules, capacity)
-    if not found:
+    """(gems some valid filling may include, gems every valid filling includes), or None.
+
+    From the sums alone (``_layers``), without listing the fillings: class j may take
+    x gems when an alive sum before it leads by x to one after it.
+    """
+    masks, low, high, steps, alive = _layers(may, sure, rules, capacity)
+    if 0 not in alive[0]:
         return None
     support, forced = sure, 0
-    takes_by_class = zip(*found, strict=True)  # per class, every take
-    for m, least, takes in zip(masks, low, takes_by_class, strict=True):
-        if max(takes) > least:
+    for j, m in enumerate(masks):
+        step, ahead = steps[j], alive[j + 1]
+        takes = {x for s in alive[j] for x in range(low[j], high[j] + 1)
+                 if s + x * step in ahead}
+        if max(takes) > low[j]:
             support |= m
-        if min(takes) == m.bit_count():
+        if min(takes) == high[j]:
             forced |= m
     return support, forced
 

@@ -23,13 +23,14 @@ witness, which spares a search per cell.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from .anneal import Annealer
 from .bounds import Pigeonholes
 from .flow import Flows
-from .search import OutOfSteps, Searcher, State
+from .search import OutOfSteps, OutOfTime, Searcher, State
 
 RESTARTS = 4  # short searches tried after local search, before a long one
 ANNEAL, ANNEAL_RUNS = 10_000, 3  # local search for a witness: swaps a run, runs
@@ -123,7 +124,11 @@ class Swapper:
                 self._move(where, members, seen, [(h, b), (g, a)])
 
 
-def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
+HandOver = Callable[[State, list[int]], Sequence[int] | None]
+
+
+def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None, *,
+                   patience: float | None = None, hand_over: HandOver | None = None,
                    ) -> Sequence[int] | None:
     """Per location the gems some whole distribution puts there (None: no distribution).
 
@@ -140,17 +145,43 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
 
     ``steps``: how many nodes those long searches may visit in all; past it
     OutOfSteps is raised (for callers that would rather not know than wait).
+    ``patience`` seconds of CPU time, then ``hand_over``: past them the search stops
+    and ``hand_over(root, seen)`` decides the cells still open (root: per
+    location the gems propagation leaves, seen: those witnessed) and its
+    answer is returned; both or neither.
     """
-    rng = random.Random(seed)
-    budget = [steps] if steps is not None else None
+    if (patience is None) != (hand_over is None):
+        raise ValueError("patience and hand_over go together")
+    # The search's own CPU time (this thread's), not the wall clock's: which path answers
+    # a record then depends on the record, not on how busy the machine or process is.
+    deadline = None if patience is None else time.thread_time() + patience
     root = searcher.root()
-    failed: set = set()
     seen = [0] * len(root or ())
+    try:
+        return _decide(searcher, root, seen, random.Random(seed), steps, deadline)
+    except OutOfTime:
+        assert hand_over is not None and root is not None  # no deadline, no OutOfTime
+        return hand_over(root, seen)
+
+
+def _late(deadline: float | None) -> None:
+    # At or past: a patience of 0 hands every record over at once (the tests' way there).
+    if deadline is not None and time.thread_time() >= deadline:
+        raise OutOfTime
+
+
+def _decide(searcher: Searcher, root: State | None, seen: list[int], rng: random.Random,
+            steps: int | None, deadline: float | None) -> Sequence[int] | None:
+    """possible_masks' work, narrowing ``root`` and marking ``seen`` in place (so that
+    what they hold when OutOfTime is raised is what was proved by then)."""
+    budget = [steps] if steps is not None else None
+    failed: set = set()
     swapper, holes, flows = Swapper(searcher), Pigeonholes(searcher), Flows(searcher)
     annealer = Annealer(searcher)
     last: State | None = None  # the latest witness: where local search starts from
     idle = 0
     while root is not None and idle < 2:  # cheap witnesses first: random dives
+        _late(deadline)
         leaf = searcher.dive(root, rng, seen)
         idle += 1
         if leaf is not None and any(p & ~s for p, s in zip(leaf, seen, strict=True)):
@@ -158,7 +189,7 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
             idle = 0
     if root is not None and last is None:  # no dive got through: one search, any witness
         try:
-            found = searcher.fill(root, 0, failed, rng, steps=[QUICK])
+            found = searcher.fill(root, 0, failed, rng, steps=[QUICK], deadline=deadline)
         except OutOfSteps:
             found = None
         if found is not None:
@@ -172,6 +203,7 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         for i, cells in todo:
             cells &= ~probed[i]
             while cells:
+                _late(deadline)
                 bit = cells & -cells
                 cells ^= bit
                 if not root[i] & bit or seen[i] & bit:
@@ -184,7 +216,8 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
                 else:
                     probed[i] |= bit
         if dropped:
-            root = searcher.propagate(root)
+            if not _narrow(searcher, root):
+                return None
             probed = [0] * len(seen)  # a narrower root may refute more
             continue
         i, cells = todo[0]
@@ -192,51 +225,65 @@ def possible_masks(searcher: Searcher, seed: int = 0, steps: int | None = None,
         start = searcher.propagate([q if j == i else q & ~bit for j, q in enumerate(root)])
         found = None
         if start is not None:
-            found = _quick(searcher, start, failed, rng, 1)
+            found = _quick(searcher, start, failed, rng, 1, deadline)
             if found is False and last is not None:
                 found = annealer.witness(last, root, bit.bit_length() - 1, i, rng,
-                                         ANNEAL, ANNEAL_RUNS) or False
+                                         ANNEAL, ANNEAL_RUNS, deadline=deadline) or False
             if found is False:
-                found = _quick(searcher, start, failed, rng, RESTARTS)
+                found = _quick(searcher, start, failed, rng, RESTARTS, deadline)
             if found is False:
                 local = partial(annealer.witness, last, list(root), bit.bit_length() - 1, i,
-                                rng, ANNEAL, ANNEAL_RUNS) if last is not None else lambda: None
+                                rng, ANNEAL, ANNEAL_RUNS, deadline=deadline,
+                                ) if last is not None else lambda: None
                 found = _long(searcher, start, failed, rng, budget, lambda s: (
-                    holes.contradict(s) or flows.contradict(s)), local)
+                    holes.contradict(s) or flows.contradict(s)), local, deadline)
         if found is None:
             root[i] &= ~bit
-            root = searcher.propagate(root)
+            if not _narrow(searcher, root):
+                return None
             probed = [0] * len(seen)
             continue
         last = swapper.spread(found, seen, rng)
     return None
 
 
-def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random, tries: int):
+def _narrow(searcher: Searcher, root: State) -> bool:
+    """Propagate ``root`` in place; False when it contradicts (no distribution)."""
+    got = searcher.propagate(root)
+    if got is None:
+        return False
+    root[:] = got
+    return True
+
+
+def _quick(searcher: Searcher, start: State, failed: set, rng: random.Random, tries: int,
+           deadline: float | None = None):
     """``tries`` short searches in fresh random orders: a witness, None (there is
     none), or False (none of them decided)."""
     for _ in range(tries):
         try:
-            return searcher.fill(start, 0, failed, rng, steps=[QUICK])
+            return searcher.fill(start, 0, failed, rng, steps=[QUICK], deadline=deadline)
         except OutOfSteps:
             continue
     return False
 
 
 def _long(searcher: Searcher, start: State, failed: set, rng: random.Random,
-          budget: list[int] | None, check, local) -> State | None:
+          budget: list[int] | None, check, local, deadline: float | None = None,
+          ) -> State | None:
     """The exact search, checked at every node, in turns with local search (``local``:
     a witness or a false value): each turn of the exact search twice as long as the
     one before, in a fresh random order, keeping what each learnt failing. Local
     search finds most witnesses the exact search would wander long for; only the
     exact search proves there is none. ``budget``: [nodes left in all], OutOfSteps
-    past it."""
+    past it; ``deadline``: OutOfTime past it."""
     limit = LONG_FIRST
     while True:
         allowed = limit if budget is None else min(limit, budget[0])
         steps = [allowed]
         try:
-            return searcher.fill(start, 0, failed, rng, steps=steps, check=check)
+            return searcher.fill(start, 0, failed, rng, steps=steps, check=check,
+                                 deadline=deadline)
         except OutOfSteps:
             if budget is not None and allowed == budget[0]:
                 budget[0] = -1

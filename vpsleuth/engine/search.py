@@ -10,6 +10,7 @@ leave ``L``; when only ``a`` may be there, they are fixed there.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from math import comb
 
@@ -79,16 +80,36 @@ class Searcher:
             after |= state[i]
         return out
 
-    def tightest(self, state: State, fixed: list[int], filled: int) -> int | None:
-        """The unfilled location with the fewest ways to fill it (None: all filled)."""
+    def _by_ways(self, state: State, fixed: list[int], filled: int, most: bool,
+                 ) -> int | None:
+        """The unfilled location with the fewest (``most``: the most) ways to fill it
+        by its capacity alone, the first of equals (None: all filled)."""
         best, best_n = None, None
         for i, p in enumerate(state):
             if not filled >> i & 1:
                 n = comb(p.bit_count() - fixed[i].bit_count(),
                          self.capacity[i] - fixed[i].bit_count())
-                if best_n is None or n < best_n:
+                if best_n is None or (n > best_n if most else n < best_n):
                     best, best_n = i, n
         return best
+
+    def tightest(self, state: State, fixed: list[int], filled: int) -> int | None:
+        """The unfilled location with the fewest ways to fill it (None: all filled)."""
+        return self._by_ways(state, fixed, filled, most=False)
+
+    def widest(self, state: State, fixed: list[int], filled: int) -> int | None:
+        """The unfilled location with the most ways to fill it (None: all filled).
+
+        The order for probes once those filling the tightest first have all died
+        (sampling.estimate): the tight locations are left to the end, where they have
+        few sets, each propagated before the draw (sampling.LOOKAHEAD), so fewer
+        probes die. On 9 of the hard bot's hardest states: 0.7-18x as many alive a
+        second (4x at the median). Not the first order: over all records its errors
+        were wider (the stated half-width's median 0.93 against 0.77 on 385 bot states,
+        0.88 against 0.57 on the fuzz, 0.75 against 0.55 on the bench's own;
+        bench/RESULTS.md). Any order fixed by the state keeps the estimate unbiased.
+        """
+        return self._by_ways(state, fixed, filled, most=True)
 
     def propagate(self, state: State) -> State | None:
         """Narrow ``state`` (a copy is returned) to a fixpoint; None on contradiction.
@@ -209,14 +230,17 @@ class Searcher:
 
     def fill(self, state: State, filled: int, failed: set, rng: random.Random, *,
              steps: list[int] | None = None,
-             check: Callable[[State], bool] | None = None) -> State | None:
+             check: Callable[[State], bool] | None = None,
+             deadline: float | None = None) -> State | None:
         """One complete distribution below ``state`` (None: there is none).
 
         Fills one location at a time, the one with the fewest choices first,
         with every set of gems its own constraints allow at once; a shape of
         remaining gems in ``failed`` is not tried again. ``steps``: [how many
         nodes may be visited], counted down, OutOfSteps past it; ``check``: a
-        further test a node fails by (pigeonholes), run at every node.
+        further test a node fails by (pigeonholes), run at every node;
+        ``deadline``: a time.thread_time() past which OutOfTime is raised (read at
+        every node and every child tried).
         """
         fixed = self.fixed(state)
         best, best_n = None, None
@@ -238,6 +262,8 @@ class Searcher:
             steps[0] -= 1
             if steps[0] < 0:
                 raise OutOfSteps
+        if deadline is not None and time.thread_time() > deadline:
+            raise OutOfTime
         if check is not None and check(state):
             failed.add(key)
             return None
@@ -247,11 +273,13 @@ class Searcher:
         rng.shuffle(order)
         for chosen in gem_fillings(state[best], fixed[best], self.local[best],
                                    self.capacity[best], order):
+            if deadline is not None and time.thread_time() > deadline:
+                raise OutOfTime
             child = self.propagate([chosen if j == best else q & ~chosen
                                     for j, q in enumerate(state)])
             if child is not None:
                 got = self.fill(child, filled | 1 << best, failed, rng, steps=steps,
-                                check=check)
+                                check=check, deadline=deadline)
                 if got is not None:
                     return got
         failed.add(key)
@@ -262,17 +290,25 @@ class OutOfSteps(Exception):
     """A search visited more nodes than it was given."""
 
 
+class OutOfTime(Exception):
+    """A search ran past its deadline (the caller hands the record over)."""
+
+
 class TooManySolutions(Exception):
     """More distributions than the enumeration may list."""
 
 
-def all_solutions(searcher: Searcher, limit: int) -> list[State]:
-    """Every distribution agreeing with the constraints (TooManySolutions past ``limit``)."""
+def all_solutions(searcher: Searcher, limit: int, deadline: float | None = None,
+                  ) -> list[State]:
+    """Every distribution agreeing with the constraints (TooManySolutions past ``limit``,
+    or when listing them is still going on at ``deadline``, a time.monotonic())."""
     out: list[State] = []
 
     def walk(state: State | None, filled: int) -> None:
         if state is None:
             return
+        if deadline is not None and time.monotonic() > deadline:
+            raise TooManySolutions
         fixed = searcher.fixed(state)
         best = searcher.tightest(state, fixed, filled)
         # The last location left holds what propagation left it: its own rules are met.

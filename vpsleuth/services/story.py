@@ -17,12 +17,14 @@ an unchanged game is computed once.
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
 from functools import lru_cache
 
 from ..engine import (
+    Analysis,
     Answered,
     OutOfSteps,
     PublicRecord,
@@ -67,6 +69,8 @@ def aid_places(game: Game) -> dict[str, frozenset[str]] | None:
 
 _AID_LOCKS = tuple(threading.Lock() for _ in range(32))
 
+log = logging.getLogger(__name__)
+
 
 # Nodes the aid's search may take: past them the sheet greys out what propagation rules
 # out (never a place still possible) rather than keep the player's page waiting.
@@ -75,7 +79,11 @@ AID_STEPS = 400
 
 @lru_cache(maxsize=64)
 def _aid(answers: tuple[Answered, ...]) -> dict[Gem, frozenset[str]]:
-    return possible_places(answers, steps=AID_STEPS, at_least=True)
+    found = possible_places(answers, steps=AID_STEPS, at_least=True)
+    if not found.exact:  # once per record (cached): the sheet shows more places than are left
+        log.info("deduction aid: search past %d nodes on a record of %d answers; "
+                 "showing what propagation leaves", AID_STEPS, len(answers))
+    return found
 
 
 def tell(game: Game, *, with_tips: bool = False, after_round: int | None = None) -> dict:
@@ -97,6 +105,16 @@ def tell(game: Game, *, with_tips: bool = False, after_round: int | None = None)
 
 def _bits(count: int | float) -> float:
     return math.log2(count) if count > 0 else 0.0
+
+
+# Seconds an analysis of the story may take when the usual time left its count unknown:
+# the story is a job's, and no probe reaching a distribution is not "none left".
+UNKNOWN_WITHIN = 8.0
+
+
+def _analysed(answers) -> Analysis:
+    state = analyse(answers)
+    return analyse(answers, within=UNKNOWN_WITHIN) if state.unknown else state
 
 
 def _question(q: Question) -> dict:
@@ -127,7 +145,7 @@ def record_story(record: PublicRecord, budget: float = STORY_BUDGET) -> dict:
     * ``complete``: false when ``budget`` seconds ran out before every question,
       proof and best question was worked out; those left are null.
     """
-    states = [analyse(record.upto(n).answers()) for n in range(len(record.rounds) + 1)]
+    states = [_analysed(record.upto(n).answers()) for n in range(len(record.rounds) + 1)]
     rounds = [_round(number, answered, states[number - 1], states[number])
               for number, answered in enumerate(record.rounds, start=1)]
     gems = _gems(states)
