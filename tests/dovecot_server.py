@@ -31,6 +31,10 @@ first_valid_uid = 1
 default_login_user = dovenull
 default_internal_user = dovecot
 mail_location = maildir:~/Maildir
+# IDLE learns of new mail by inotify, whose instances are few per user (128 here) and
+# shared by every server of the run; without one Dovecot looks every 30 s, as long as
+# a test waits. A second's look keeps IDLE telling of new mail within the wait.
+mailbox_idle_check_interval = 1 secs
 passdb {{
   driver = passwd-file
   args = {root}/passwd

@@ -15,13 +15,14 @@ from vpsleuth.extensions import db
 def snapshot() -> tuple:
     """What any page, action or API call could change."""
     db.session.rollback()
-    count = lambda model: db.session.scalar(select(func.count()).select_from(model))  # noqa: E731
     rows = lambda *cols: tuple(db.session.execute(select(*cols).order_by(cols[0])))  # noqa: E731
     m = models
-    return (tuple(count(table) for table in (
-                m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
-                m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest,
-                m.GameWebhook, m.PushSubscription)),
+    # Every count in one statement: the tables call this twice per route and identity.
+    return (tuple(db.session.execute(select(*(
+                select(func.count()).select_from(table).scalar_subquery() for table in (
+                    m.Game, m.Player, m.Round, m.AuditEntry, m.ApiToken, m.OutboxMessage,
+                    m.TurnVersion, m.StandingTip, m.StandingQuestion, m.JoinRequest,
+                    m.GameWebhook, m.PushSubscription)))).one()),
             rows(m.Game.id, m.Game.state, m.Game.open_to_join, m.Game.max_players),
             rows(m.JoinRequest.id, m.JoinRequest.state),
             rows(m.Round.id, m.Round.state, m.Round.deadline),

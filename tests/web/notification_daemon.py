@@ -75,7 +75,7 @@ class NotificationServer:
         """Click the notification's body (its "default" action), as on a desktop."""
         self._clicks.put(notification.id)
 
-    def click_until_closed(self, notification: Shown, tries: int = 3) -> None:
+    def click_until_closed(self, notification: Shown, tries: int = 5) -> None:
         """Click, and wait for the service worker's handler to close the notification;
         click again if it did not (Chromium drops a click that comes in before it has
         read the answer to its Notify call, which a busy machine can delay)."""
@@ -86,7 +86,8 @@ class NotificationServer:
                 return
             except AssertionError:
                 continue
-        self.wait_closed(notification, timeout=0)
+        raise AssertionError(f"{tries} clicks, and the browser never closed {notification}: "
+                             "its worker's notificationclick did not run")
 
     def wait_closed(self, notification: Shown, timeout: float = 10.0) -> None:
         """Wait until the browser closes ``notification`` (CloseNotification)."""

@@ -68,24 +68,28 @@ def test_every_record_page_reads_well_at_360_and_1280_px_in_three_languages(site
     app, base, browser, paths = site
     problems = []
     for lang_index, lang in enumerate(LANGS):
-        for width, viewport in WIDTHS.items():
-            context = browser.new_context(viewport=viewport)
-            preload(context)
-            page = watch(context.new_page())
-            page.goto(f"{base}/lang/{lang}?next=/")
-            signed_in = False
-            for name, path in paths.items():
-                if name in ("settings", "delete") and not signed_in:
-                    with app.app_context():
-                        token = auth.issue_token("ada@example.org")
-                        db.session.commit()
-                    follow_sign_in_link(page, f"{base}/signin/{token}")
-                    page.goto(f"{base}/lang/{lang}?next=/")
-                    signed_in = True
-                page.goto(base + path)
-                text = page.inner_text("main")
-                if WORDS[name][lang_index] not in text:
-                    problems.append(f"{name} {lang}: no {WORDS[name][lang_index]!r}")
+        # Each page loaded once, at the first width, and looked at in each: a resize
+        # reflows it as a load would, at half the loads.
+        context = browser.new_context(viewport=next(iter(WIDTHS.values())))
+        preload(context)
+        page = watch(context.new_page())
+        page.goto(f"{base}/lang/{lang}?next=/")
+        signed_in = False
+        for name, path in paths.items():
+            if name in ("settings", "delete") and not signed_in:
+                with app.app_context():
+                    token = auth.issue_token("ada@example.org")
+                    db.session.commit()
+                follow_sign_in_link(page, f"{base}/signin/{token}")
+                page.goto(f"{base}/lang/{lang}?next=/")
+                signed_in = True
+            page.set_viewport_size(next(iter(WIDTHS.values())))
+            page.goto(base + path)
+            text = page.inner_text("main")
+            if WORDS[name][lang_index] not in text:
+                problems.append(f"{name} {lang}: no {WORDS[name][lang_index]!r}")
+            for width, viewport in WIDTHS.items():
+                page.set_viewport_size(viewport)
                 shoot_once(page, SCREENSHOTS / f"record-{name}-{lang}-{width}.png",
                            full_page=True)
                 scroll = page.evaluate("() => document.documentElement.scrollWidth")
@@ -94,7 +98,7 @@ def test_every_record_page_reads_well_at_360_and_1280_px_in_three_languages(site
                 found = check(page)
                 if found.failing:
                     problems.append(f"{name} {lang} {width}: " + "; ".join(found.details[:3]))
-            if page.console_errors or page.failed:
-                problems.append(f"{lang} {width}: {page.console_errors} {page.failed}")
-            context.close()
+        if page.console_errors or page.failed:
+            problems.append(f"{lang}: {page.console_errors} {page.failed}")
+        context.close()
     assert not problems, "\n".join(problems)

@@ -131,10 +131,16 @@ def grace_signs_in_and_sets_up_the_game(gm, base: str) -> None:
     expect(gm.locator(".flash")).to_contain_text("Game created")
     invite(gm, (("Ada", ADA, "en"), ("Bert", BERT, "de")))
     gm.click("#start-game")
-    assert gm.dialogs == ["Start the game now? House rules and schedule cannot change "
-                          "afterwards."]
     expect(gm.locator("#turns-in")).to_have_text("0 / 2")
     expect(gm.locator("#deadline")).to_contain_text("20:00")
+    # The click may return before the dialog's event reaches this process (once in a
+    # full run, the list was still empty): Playwright hands it over while it waits.
+    for _ in range(50):
+        if gm.dialogs:
+            break
+        gm.wait_for_timeout(100)
+    assert gm.dialogs == ["Start the game now? House rules and schedule cannot change "
+                          "afterwards."]
 
 
 def grace_sees_both_turns_counted(gm, tips: dict[str, int], secrets: set[str]) -> None:

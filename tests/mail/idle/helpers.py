@@ -5,6 +5,7 @@ from __future__ import annotations
 import imaplib
 import time
 from email.message import EmailMessage
+from pathlib import Path
 
 import pytest
 
@@ -34,12 +35,14 @@ def reply(player: Player, number: int, turn: str = "QUESTION A red\nTIP B BP2") 
     return msg.as_bytes()
 
 
-def wait_until(condition, what: str, seconds: float = 30) -> None:
-    """Wait for ``condition()`` to hold; fail, naming ``what``, after ``seconds``."""
+def wait_until(condition, what: str, seconds: float = 30, log: Path | None = None) -> None:
+    """Wait for ``condition()`` to hold; fail, naming ``what`` (and showing ``log``, a
+    process's output), after ``seconds``."""
     limit = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > limit:
-            pytest.fail(f"gave up waiting {seconds:g} s for {what}")
+            shown = f"; its log:\n{log.read_text()}" if log is not None else ""
+            pytest.fail(f"gave up waiting {seconds:g} s for {what}{shown}")
         time.sleep(0.05)
 
 

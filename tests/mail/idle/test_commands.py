@@ -46,10 +46,10 @@ def test_a_watcher_process_confirms_replies_until_it_is_stopped(app, game, ada, 
     process = run(args, app, log)
     try:
         wait_until(lambda: current_holder().startswith("watch@") or process.poll() is not None,
-                   "the watcher to take the mailbox")
+                   "the watcher to take the mailbox", log=log)
         assert process.poll() is None, log.read_text()
         mailbox.append(reply(ada, 1))
-        wait_until(lambda: len(confirmations()) == 1, "the confirmation")
+        wait_until(lambda: len(confirmations()) == 1, "the confirmation", log=log)
     finally:
         code = stop(process)
     output = log.read_text()
