@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 from vpsleuth.mail.inbound import imap
+from vpsleuth.mail.inbound.store import StoreError
 from vpsleuth.rules import parse_question
 from vpsleuth.services import turns
 
@@ -30,6 +32,51 @@ def test_a_reply_arriving_while_the_watcher_idles_is_confirmed_within_seconds(
     assert turns.standing_turn(game.open_round, ada).question == parse_question("A red")
     wait_until(lambda: mailbox.messages(mailbox.folder) == [], "the move to the done folder")
     assert len(mailbox.messages(mailbox.done)) == 1
+
+
+def test_a_reply_that_came_just_before_a_pass_searched_is_not_left_to_the_rescan(
+        app, game, ada, mailbox, watching, monkeypatch):
+    """Dovecot tells of such a message only in the SEARCH's answer, never again in IDLE.
+
+    Here it comes after the watcher's SELECT and before its first SEARCH, as it
+    did in a full run once (the watcher then idled for its ten minutes).
+    """
+    real, passes = imap.process_folder, []
+
+    def arriving_before_the_first_search(client, caps, keep=None):
+        if not passes:
+            mailbox.append(reply(ada, 1))
+        passes.append(real(client, caps, keep))
+        return passes[-1]
+
+    monkeypatch.setattr(imap, "process_folder", arriving_before_the_first_search)
+    watcher = watching(**SLOW)
+    wait_until(lambda: len(confirmations()) == 1, "the confirmation")
+    wait_until(lambda: watcher.state == "idle", "the watcher to enter IDLE")
+    assert [p.moved for p in passes[:2]] == [0, 1]  # the first pass missed it; the next not
+    assert watcher.connections == 1
+    assert [(r.source, r.status) for r in inbound()] == [("imap", "applied")]
+
+
+def test_a_message_that_cannot_be_stored_stays_and_the_watcher_idles_rather_than_spin(
+        app, game, ada, mailbox, watching, monkeypatch):
+    """The fresh SELECT counts it, but it is the pass's own leftover, not news."""
+    passes = []
+    real = imap.process_folder
+    monkeypatch.setattr(imap, "process_folder",
+                        lambda *args: passes.append(real(*args)) or passes[-1])
+
+    def unstorable(raw, source):
+        raise StoreError("could not store the message: a test's refusal", temporary=False)
+
+    monkeypatch.setattr(imap, "receive", unstorable)
+    mailbox.append(reply(ada, 1))
+    watcher = watching(**SLOW)
+    wait_until(lambda: watcher.state == "idle", "the watcher to enter IDLE")
+    time.sleep(1)  # a watcher going round would pass again and again meanwhile
+    assert watcher.state == "idle" and len(passes) == 1
+    assert (passes[0].left, passes[0].moved) == (1, 0)
+    assert len(mailbox.messages(mailbox.folder)) == 1  # kept for a later pass, not lost
 
 
 def test_mail_waiting_when_the_watcher_starts_is_processed_at_once(

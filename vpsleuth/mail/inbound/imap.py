@@ -50,6 +50,7 @@ class PollResult:
     stored: list[int] = field(default_factory=list)  # InboundMessage ids
     moved: int = 0
     left: int = 0
+    vanished: int = 0  # of ``left``: expunged by someone else meanwhile, no longer there
     errors: list[str] = field(default_factory=list)
     busy: str = ""  # the holder of the mailbox lease, when another process had it
     retry_soon: bool = False  # left because the database was away: try again shortly
@@ -100,12 +101,24 @@ def capabilities(client: IMAPClient) -> set[str]:
         return {c.decode(errors="replace").upper() for c in client.capabilities()}
 
 
-def open_folder(client: IMAPClient) -> None:
-    """Make sure IMAP_DONE_FOLDER exists, then select IMAP_FOLDER."""
-    cfg = current_app.config
-    ensure_folder(client, cfg["IMAP_DONE_FOLDER"])
-    with command(f"SELECT {cfg['IMAP_FOLDER']}"):
-        client.select_folder(cfg["IMAP_FOLDER"])
+def open_folder(client: IMAPClient) -> int:
+    """Make sure IMAP_DONE_FOLDER exists, then select IMAP_FOLDER; see select()."""
+    ensure_folder(client, current_app.config["IMAP_DONE_FOLDER"])
+    return select(client)
+
+
+def select(client: IMAPClient) -> int:
+    """Select IMAP_FOLDER (afresh); how many messages it holds now.
+
+    The count is the server's as of the SELECT, and the session is told in IDLE of
+    every message that comes after it. A SEARCH is not enough for that: it sees
+    the messages the session already knew of, and tells of newer ones only in its
+    answer's untagged EXISTS. A message that came just before a pass's SEARCH is
+    then in neither that pass nor a later IDLE (Dovecot, tests/mail/idle).
+    """
+    folder = current_app.config["IMAP_FOLDER"]
+    with command(f"SELECT {folder}"):
+        return int(client.select_folder(folder)[b"EXISTS"])
 
 
 def ensure_folder(client: IMAPClient, name: str) -> None:
@@ -154,6 +167,7 @@ def process_folder(client: IMAPClient, caps: set[str],
         raw = _fetch(client, uid)
         if raw is None:  # expunged meanwhile, by someone else
             result.left += 1
+            result.vanished += 1
             result.errors.append(f"UID {uid}: fetched nothing")
             continue
         try:

@@ -6,7 +6,9 @@ It keeps one connection open and goes round:
 
 1. take the mailbox lease (lease.py), or stand by while another process holds it;
 2. connect, select IMAP_FOLDER, and process every message in it (imap.py), pass
-   after pass until a pass finds nothing new;
+   after pass until a pass finds nothing new and a fresh SELECT counts nothing
+   beyond what that pass left (a message that came during a pass's SEARCH is
+   told of in its answer, not again in IDLE: imap.select);
 3. wait in IDLE until the server reports new mail (EXISTS), at most
    IMAP_IDLE_SECONDS, then back to 2. A server without IDLE is looked at every
    IMAP_POLL_SECONDS instead.
@@ -168,7 +170,14 @@ class Watcher:
                 log.warning("IMAP watcher: %s", error)
             if result.lost or not self._keep_lease():
                 return False
-            if not result.moved:
+            if result.moved:
+                continue  # the next pass's SEARCH sees what came during this one
+            # A pass that moved nothing may have missed a message that came just before
+            # its SEARCH, and IDLE would not tell of it again (imap.select): go round
+            # once more if the folder holds more than this pass left in it.
+            with self.app.app_context():
+                held = imap.select(client)
+            if held <= result.left - result.vanished:
                 return True
         return True
 
