@@ -22,8 +22,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from ortools.sat.python import cp_model
-
 from .possible import Swapper
 from .search import Searcher, State
 
@@ -42,6 +40,11 @@ def decide_open_cells(searcher: Searcher, root: State, seen: Sequence[int],
     ``spread``: marks in its second argument more cells witnessed from a
     distribution (exchanges), or None.
     """
+    # Imported here, not at the top: OR-Tools brings numpy and pandas, about 0.4 s of
+    # every process's start (a web server's, each piped mail's), and only a rare hard
+    # record gets this far.
+    from ortools.sat.python import cp_model
+
     size, n = len(root), searcher.n
     model = cp_model.CpModel()
     cell = {(g, loc): model.new_bool_var(f"g{g}@{loc}")

@@ -20,11 +20,10 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import requests
 from flask import Flask, current_app
-from pywebpush import WebPushException, webpush
 from sqlalchemy import select
 
 from ..extensions import db
@@ -37,6 +36,10 @@ from ..services.links import base_url
 from . import push_words as words
 from . import queue
 from .queue import Outcome
+
+if TYPE_CHECKING:
+    import requests
+    from pywebpush import WebPushException
 
 CHANNEL = "push"
 # RFC 8030 section 5.3: how soon the device must hear it (a push service may wake a
@@ -166,6 +169,12 @@ def send(notice: Notice) -> Outcome:
     """Send one queued push notice to its device; what the push service answered decides:
     201/202 sent; 404/410 the subscription is gone (deleted, the notice dropped);
     429, 5xx and network errors retried later with back-off."""
+    # Imported here, not at the top: pywebpush brings requests and aiohttp, about 0.3 s
+    # of every process's start (a web server's, each piped mail's), and only the
+    # scheduler's sending needs them.
+    import requests
+    from pywebpush import WebPushException, webpush
+
     sub = db.session.get(PushSubscription, notice.subscription_id) \
         if notice.subscription_id is not None else None
     if sub is None:
@@ -217,6 +226,8 @@ def _session() -> requests.Session:
     notice to the next (most devices share a few push services). It follows no
     redirect: a push service answers, it never redirects, and a forged endpoint must
     not bounce the service's request into a private network."""
+    import requests  # as in send(), which alone calls this
+
     session = getattr(_local, "session", None)
     if session is None:
         session = _local.session = requests.Session()
