@@ -28,7 +28,8 @@ receiver's 250 to DATA (given once the turn is applied). The pages around the
 form are load, not timed.
 
 Why the SMTP receiver and not the MTA pipe: ``vpsleuth mail ingest`` starts
-Python and the app for each message, about 1.7 s of CPU (measured on this
+Python and the app for each message, about 1.2 s of CPU (1.7-2.2 s before
+OR-Tools and pywebpush were imported where they are used; measured on this
 machine), so a mail rush needs a process that stays up; that is the entrance
 an operator relays a busy reply address to. Baseline: the same load, seeded
 alike, on one app host (one gunicorn, one SMTP receiver) from the same
