@@ -87,6 +87,38 @@ def test_a_connection_lost_after_the_commit_landed_applies_nothing_again(
     assert confirmations() == 1
 
 
+def test_a_turn_whose_commit_landed_is_not_applied_again_when_the_first_look_fails_too(
+        ada, now, monkeypatch):
+    """The database goes after the commit and is still away at the first look at the
+    version: the next try looks again, rather than apply the stored version blind."""
+    apply = failing(0, connection_lost, turns._apply)
+    monkeypatch.setattr(turns, "_apply", apply)
+    lost = []  # "commit": the line went after the commit; "look": and at the first look
+
+    def after_the_commit(*args, **kwargs):
+        if not lost:
+            lost.append("commit")
+            raise connection_lost()
+        return []
+
+    real_get = db.session.get
+
+    def looking(*args, **kwargs):
+        if lost == ["commit"]:
+            lost.append("look")
+            raise connection_lost()
+        return real_get(*args, **kwargs)
+
+    monkeypatch.setattr(events.after_turn_accepted, "send", after_the_commit)
+    monkeypatch.setattr(db.session, "get", looking)
+    sub = turns.submit_turn(ada, TURN, channel="web", now=now)
+    assert lost == ["commit", "look"]
+    assert len(apply.calls) == 1  # its status, read on the next try, said accepted
+    assert [status for status, _ in stored(ada)] == ["accepted"]
+    assert sub.version.id == stored(ada)[0][1]
+    assert confirmations() == 1
+
+
 def test_a_database_away_longer_than_the_retry_time_fails_with_the_version_kept(
         ada, now, monkeypatch):
     monkeypatch.setattr(turns, "_apply", failing(99, connection_lost, turns._apply))

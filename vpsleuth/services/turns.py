@@ -5,9 +5,7 @@ Reading what stands (the standing turn, the GM's board) is standing_turns.py's j
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -15,7 +13,6 @@ from functools import cache
 
 from flask import current_app
 from sqlalchemy import delete, func, insert, select, update
-from sqlalchemy.exc import DBAPIError
 
 from ..extensions import commit_keeping_loaded, db
 from ..i18n import N_
@@ -31,9 +28,8 @@ from ..models import (
 )
 from ..orders import TurnChange, parse_turn
 from ..rules import GEM_BY_CODE, Gem, Question, Turn
-from . import events, presence
+from . import events, presence, reconnect
 from .errors import Invalid, RoundClosed, TurnRefused, WrongState, deadline_in
-from .reconnect import FIRST_WAIT, connection_lost
 from .standing_turns import RECEIPT_ORDER_LAST_FIRST, standing_turn
 
 log = logging.getLogger(__name__)
@@ -90,38 +86,29 @@ def submit_turn(player: Player, text: str, *, channel: str, entered_by: str | No
     # The player, game and rounds this request loaded stay loaded (four queries
     # fewer); what must be current is checked when the turn is applied (_lock).
     commit_keeping_loaded()
-    version_id, wait, give_up = version.id, FIRST_WAIT, time.monotonic() + _retry_seconds()
-    while True:
-        try:
-            return _apply_stored(player, version, text, channel, now, round_number,
-                                 on_accept, signoff)
-        except DBAPIError as exc:
-            # The database went away while the turn was applied (a failover, a restart).
-            # The version is stored; whether the applying commit landed is in its status,
-            # so the one failed transaction is retried only if it did not, and a turn is
-            # never applied twice.
-            if not connection_lost(exc) or time.monotonic() + wait > give_up:
-                raise
-            log.warning("turn version %d: the database went away while it was applied "
-                        "(%s); trying again in %.1f s", version_id, exc.__class__.__name__,
-                        wait)
-        with contextlib.suppress(DBAPIError):
-            db.session.rollback()
-        time.sleep(wait)
-        wait = min(wait * 2, 1.0)
-        try:
+    version_id, tries = version.id, 0
+
+    def apply() -> Submission:
+        # Tried again while the database is away (a failover, a restart). The version is
+        # stored, and whether an earlier try's applying commit landed is in its status:
+        # each try after the first reads it afresh before anything else, so a turn is
+        # never applied twice.
+        nonlocal player, version, tries
+        tries += 1
+        if tries > 1:
             player = db.session.get(Player, player.id, populate_existing=True)
             version = db.session.get(TurnVersion, version_id, populate_existing=True)
-        except DBAPIError as exc:
-            if not connection_lost(exc):
-                raise
-            continue  # no database yet: wait on
-        if version.status == "accepted":  # the commit landed before the line went
-            round_ = db.session.get(Round, version.round_id)
-            submission = Submission(version, round_, standing_turn(round_, player))
-            events.after_turn_accepted.send(player, game=player.game, channel=channel,
-                                            practice=player.game.practice, now=now)
-            return submission
+            if version.status == "accepted":  # the commit landed before the line went
+                round_ = db.session.get(Round, version.round_id)
+                submission = Submission(version, round_, standing_turn(round_, player))
+                events.after_turn_accepted.send(player, game=player.game, channel=channel,
+                                                practice=player.game.practice, now=now)
+                return submission
+        return _apply_stored(player, version, text, channel, now, round_number,
+                             on_accept, signoff)
+
+    return reconnect.retried(apply, seconds=_retry_seconds(),
+                             what=f"turn version {version_id} applied")
 
 
 def _retry_seconds() -> float:
