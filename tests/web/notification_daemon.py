@@ -65,6 +65,9 @@ class NotificationServer:
     shown: list[Shown] = field(default_factory=list)
     _clicks: queue.Queue = field(default_factory=queue.Queue)
     _last_id: int = 0
+    # What passed on the bus, oldest first: (monotonic time, method or "click", its body),
+    # for a failing test to say what Chromium did and when.
+    log: list[tuple[float, str, tuple]] = field(default_factory=list)
 
     def next_id(self) -> int:
         """A new notification's number: never one given before (the specification's rule)."""
@@ -76,9 +79,11 @@ class NotificationServer:
         self._clicks.put(notification.id)
 
     def click_until_closed(self, notification: Shown, tries: int = 5) -> None:
-        """Click, and wait for the service worker's handler to close the notification;
-        click again if it did not (Chromium drops a click that comes in before it has
-        read the answer to its Notify call, which a busy machine can delay)."""
+        """Click, and wait for Chromium to act on it by closing the notification (the
+        service worker's handler does; so does Chromium itself when it has no stored
+        data for the notice); click again if it did not (Chromium drops a click that
+        comes in before it has read the answer to its Notify call, which a busy machine
+        can delay)."""
         for _ in range(tries):
             self.click(notification)
             try:
@@ -88,6 +93,12 @@ class NotificationServer:
                 continue
         raise AssertionError(f"{tries} clicks, and the browser never closed {notification}: "
                              "its worker's notificationclick did not run")
+
+    def calls(self) -> list[str]:
+        """The log as lines: milliseconds since the first call, what, and its notice."""
+        start = self.log[0][0] if self.log else 0.0
+        return [f"+{(at - start) * 1000:.0f} ms {what} {body[:4] if what == 'Notify' else body}"
+                for at, what, body in self.log]
 
     def wait_closed(self, notification: Shown, timeout: float = 10.0) -> None:
         """Wait until the browser closes ``notification`` (CloseNotification)."""
@@ -113,7 +124,9 @@ def _serve(conn, server: NotificationServer, stop: threading.Event) -> None:
     emitter = DBusAddress(PATH, interface=NAME)
     while not stop.is_set():
         while not server._clicks.empty():
-            conn.send(new_signal(emitter, "ActionInvoked", "us", (server._clicks.get(), "default")))
+            number = server._clicks.get()
+            server.log.append((time.monotonic(), "click", (number,)))
+            conn.send(new_signal(emitter, "ActionInvoked", "us", (number, "default")))
         try:
             msg = conn.receive(timeout=0.05)
         except TimeoutError:
@@ -121,6 +134,7 @@ def _serve(conn, server: NotificationServer, stop: threading.Event) -> None:
         if msg.header.message_type != MessageType.method_call:
             continue
         member = msg.header.fields.get(HeaderFields.member)
+        server.log.append((time.monotonic(), member, msg.body))
         if member == "GetCapabilities":
             conn.send(new_method_return(msg, "as", (["actions", "body"],)))
         elif member == "GetServerInformation":
