@@ -78,18 +78,9 @@ def up(client: Browser) -> bool:
         return False
 
 
-@pytest.fixture(scope="module")
-def serving(tmp_path_factory):
-    """The games, their stories and ``vpsleuth serve`` on them, answering /healthz.
-
-    Made before the test takes the machine to itself (a module's fixture comes before
-    the test's ``alone`` turn, tests/conftest.py): the practice games and their stories
-    cost seconds of CPU that nothing times, and the other worker goes on meanwhile.
-    Yields (app, server process, its log, base URL, the ended games, the running one,
-    sign-in tokens by address).
-    """
-    folder = tmp_path_factory.mktemp("stall")
-    url = f"sqlite:///{folder / 'stall.db'}"
+@pytest.mark.alone  # it times the other client's answers: no other test may take the cores
+def test_eight_costly_requests_by_one_account_leave_the_server_to_everyone_else(tmp_path):
+    url = f"sqlite:///{tmp_path / 'stall.db'}"
     app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "stall-test"})
     with app.app_context():
         from flask_migrate import upgrade  # the schema, as `vpsleuth db upgrade` makes it
@@ -103,26 +94,16 @@ def serving(tmp_path_factory):
         db.session.commit()
         db.engine.dispose()
     port = free_port()
-    log = folder / "serve.log"
+    log = tmp_path / "serve.log"
     env = environment(SQLALCHEMY_DATABASE_URI=url, SECRET_KEY="stall-test")
     server = start(["serve", "--port", str(port)], env | {"PYTHONUNBUFFERED": "1"}, log)
     base = f"http://127.0.0.1:{port}"
     try:
+        other = Browser(base)
         deadline = time.monotonic() + 60
-        while not up(Browser(base)):
+        while not up(other):
             assert server.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.2)
-        yield app, server, log, base, ended, running, tokens
-    finally:
-        if server.poll() is None:  # the test stops it itself; this is for a failed one
-            stop(server)
-
-
-@pytest.mark.alone  # it times the other client's answers: no other test may take the cores
-def test_eight_costly_requests_by_one_account_leave_the_server_to_everyone_else(serving):
-    app, server, log, base, ended, running, tokens = serving
-    try:
-        other = Browser(base)
         ada = Browser(base)
         ada.sign_in(tokens[ADA])
         turn_page = ada.get(f"/games/{running}/turn")[1]
