@@ -92,7 +92,9 @@ def test_the_gm_hides_a_post_after_the_question(live, ctx, browser, game_id):
     target = page.locator(".board-post", has_text="Read this:")
     questions = []
     page.once("dialog", lambda dialog: (questions.append(dialog.message), dialog.dismiss()))
-    target.locator("button[id^=hide-]").click()
+    # The click can return before the dialog's event is handed to this process: wait for it.
+    with page.expect_event("dialog"):
+        target.locator("button[id^=hide-]").click()
     assert questions and questions[0].startswith("Hide this post?")
     expect(target.locator(".post-gone")).to_have_count(0)  # dismissed: nothing happened
     page.once("dialog", lambda dialog: dialog.accept())
