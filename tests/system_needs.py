@@ -3,7 +3,8 @@
 The README's test command must pass on a fresh machine with nothing installed
 by hand, so the run itself brings what its tests drive for real:
 
-* Debian's ``chromium`` (the browser tests) and ``dovecot-imapd`` (the IMAP
+* Debian's ``chromium-headless-shell`` and ``chromium`` (the browser tests: most run
+  in the shell, the notice test in the full browser) and ``dovecot-imapd`` (the IMAP
   tests): installed with apt-get when missing and this run is root; otherwise
   the run stops at once with a message naming the packages;
 * the local PostgreSQL server: started with ``pg_ctlcluster`` when it is down.
@@ -47,7 +48,10 @@ class Package:
     used_by: str
 
 
-CHROMIUM = Package("chromium", "chromium", "the browser tests (Playwright drives it)")
+CHROMIUM = Package("chromium", "chromium",
+                   "the push notice test (Playwright drives it, with a desktop's notices)")
+HEADLESS_SHELL = Package("chromium-headless-shell", "chromium-headless-shell",
+                         "the browser tests (Playwright drives it)")
 DOVECOT = Package("dovecot-imapd", "dovecot", "the IMAP tests")
 DBUS = Package("dbus-daemon", "dbus-daemon",
                "the notification clicked in tests/web/test_installable_browser.py")
@@ -64,7 +68,7 @@ class Needs:
 def needs_of(items: Iterable, modules: Iterable[str], databases: Iterable[str]) -> Needs:
     """What the collected test ``items`` need, given the modules loaded while collecting them.
 
-    Chromium: a test module imported Playwright. Dovecot: one imported
+    Chromium and its headless shell: a test module imported Playwright. Dovecot: one imported
     tests/dovecot_server.py or a test uses the ``dovecot`` fixture. PostgreSQL:
     it is one of the databases under test and a test uses an app fixture.
     """
@@ -73,7 +77,7 @@ def needs_of(items: Iterable, modules: Iterable[str], databases: Iterable[str]) 
     fixtures = set().union(*(getattr(item, "fixturenames", ()) for item in items))
     packages = []
     if items and any(m == "playwright" or m.startswith("playwright.") for m in modules):
-        packages.append(CHROMIUM)
+        packages += [HEADLESS_SHELL, CHROMIUM]
     if items and ("dovecot_server" in modules or "dovecot" in fixtures):
         packages.append(DOVECOT)
     if items and "notification_daemon" in modules:

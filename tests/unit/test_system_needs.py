@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 import system_needs
-from system_needs import CHROMIUM, DOVECOT, Needs, Unmet
+from system_needs import CHROMIUM, DOVECOT, HEADLESS_SHELL, Needs, Unmet
 
 NOBODY_LISTENS = "postgresql+psycopg://postgres@127.0.0.1:{port}/test"
 
@@ -48,10 +48,10 @@ def test_unit_tests_alone_need_nothing_of_the_machine():
     assert needs == Needs((), postgres=False)
 
 
-def test_a_collected_browser_test_needs_chromium_and_an_app_test_postgresql():
+def test_a_collected_browser_test_needs_chromium_and_its_shell_and_an_app_test_postgresql():
     needs = system_needs.needs_of([item("app", "tmp_path")], ["playwright.sync_api"],
                                   ["sqlite", "postgresql"])
-    assert needs == Needs((CHROMIUM,), postgres=True)
+    assert needs == Needs((HEADLESS_SHELL, CHROMIUM), postgres=True)
 
 
 def test_the_imap_tests_need_dovecot_by_fixture_or_by_module():
