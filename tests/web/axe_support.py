@@ -9,6 +9,8 @@ site's Content-Security-Policy (no inline script) does not block.
 
 from __future__ import annotations
 
+import os
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -23,6 +25,8 @@ OPTIONS = {"runOnly": {"type": "tag",
            "resultTypes": ["violations"]}
 IMPACTS = ("critical", "serious", "moderate", "minor")
 FAILING = ("critical", "serious")
+# bench/suite_cost.py --axe: each run's seconds are appended to this file, when it is set.
+TIMES = os.environ.get("VPSLEUTH_AXE_TIMES")
 
 
 @dataclass
@@ -59,8 +63,12 @@ def inject(page: Page) -> None:
 
 def check(page: Page) -> Findings:
     """Run axe-core (WCAG 2.0-2.2 A and AA) on the page as it stands."""
+    started = time.perf_counter()
     inject(page)
     result = page.evaluate("options => axe.run(document, options)", OPTIONS)
+    if TIMES:
+        with open(TIMES, "a") as times:
+            times.write(f"{time.perf_counter() - started:.4f}\n")
     found = Findings()
     for violation in result["violations"]:
         impact = violation.get("impact") or "minor"
