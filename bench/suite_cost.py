@@ -53,9 +53,11 @@ def kind(pid: str) -> str | None:
     if "python" in line:
         if "exec(eval(sys.stdin" in line:
             return "pytest-xdist workers"
-        if "pytest" in line:
-            return "pytest (controller)"
         tool = [Path(w.decode(errors="replace")).name for w in words[1:3]]
+        # By the program, not by "pytest" anywhere in the line: the processes the tests
+        # start often name a folder under /tmp/pytest-of-<user>.
+        if tool[:1] == ["pytest"] or tool == ["-m", "pytest"]:
+            return "pytest (controller)"
         return "python: " + " ".join(tool)[:40]
     return "other: " + Path(words[0].decode(errors="replace")).name[:30]
 
