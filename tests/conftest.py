@@ -244,20 +244,23 @@ def _computed_caches_cleared():
                     value.cache_clear()
 
 
-@pytest.fixture(autouse=True)
-def _alone_when_marked(request):
-    """Tests marked ``alone`` run while the other worker runs nothing; the rest side by side.
+_ROOM_HELD = False  # this worker holds the room for a whole module (machine_to_itself)
+
+
+@contextlib.contextmanager
+def _turn(config, alone: bool):
+    """One test's (or module's) turn: the room shared, or to itself when ``alone``.
 
     Two lock files shared by the workers of this run: every test passes a turnstile and
     holds the room shared; an ``alone`` test holds the turnstile (no new test enters)
-    while it waits for the room to itself. Without workers there is nothing to wait for.
+    while it waits for the room to itself. Without workers there is nothing to wait for,
+    and inside a module that holds the room already there is nothing more to take.
     """
-    run = getattr(request.config, "workerinput", {}).get("testrunuid")
-    if run is None:
+    run = getattr(config, "workerinput", {}).get("testrunuid")
+    if run is None or _ROOM_HELD:
         yield
         return
     folder = Path(tempfile.gettempdir())
-    alone = request.node.get_closest_marker("alone") is not None
     with open(folder / f"vpsleuth-{run}.turnstile", "a") as turnstile, \
             open(folder / f"vpsleuth-{run}.room", "a") as room:
         fcntl.flock(turnstile, fcntl.LOCK_EX)
@@ -269,6 +272,32 @@ def _alone_when_marked(request):
             yield
         finally:
             fcntl.flock(room, fcntl.LOCK_UN)
+
+
+@pytest.fixture(autouse=True)
+def _alone_when_marked(request):
+    """Tests marked ``alone`` run while the other worker runs nothing; the rest side by side."""
+    with _turn(request.config, request.node.get_closest_marker("alone") is not None):
+        yield
+
+
+@pytest.fixture(scope="module")
+def machine_to_itself(request):
+    """The room to this module alone, from its fixtures' setup to their teardown.
+
+    For a module whose fixtures change what every process of the machine sees: network
+    namespaces (tests/netns.py) add an address and links to the default namespace, and
+    Chromium then fails a page load under way with net::ERR_NETWORK_CHANGED (seen once,
+    a browser test on the other worker). Mark the module's tests ``alone`` too, so that
+    its file is handed out first and waits for a short test, not a browser walk.
+    """
+    global _ROOM_HELD
+    with _turn(request.config, alone=True):
+        _ROOM_HELD = True
+        try:
+            yield
+        finally:
+            _ROOM_HELD = False
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -81,8 +81,10 @@ from vpsleuth.rules import ATTRIBUTES, GEMS, LOCATIONS, PLACEHOLDERS, Ruleset
 from vpsleuth.rules.schedule import weekly
 from vpsleuth.services import accounts, games
 
-pytestmark = pytest.mark.parametrize(
-    "database", [d for d in DATABASES if d == "postgresql"], scope="module")
+# The network namespaces change the machine's network, which a browser test on the other
+# worker would see (tests/conftest.py, machine_to_itself): the module runs alone.
+pytestmark = [pytest.mark.parametrize(
+    "database", [d for d in DATABASES if d == "postgresql"], scope="module"), pytest.mark.alone]
 
 GAMES, PLAYERS, ROUNDS = 8, 4, 6
 TICK = 1  # SCHEDULER_TICK_SECONDS
@@ -512,7 +514,7 @@ def make_games() -> tuple[list[tuple[int, str]], list[tuple[int, str, str]]]:
 
 
 @pytest.fixture(scope="module")
-def hosts(database, tmp_path_factory):
+def hosts(machine_to_itself, database, tmp_path_factory):
     """The topology, running, with turns coming in through both app hosts."""
     assert database == "postgresql"
     folder = tmp_path_factory.mktemp("hosts")
