@@ -76,7 +76,7 @@ from live_game import live_game, players_of
 from loadgen import gunicorn, listening, percentile, request, workers_of
 from replies import STYLES, reply, turn_text
 from sqlalchemy import create_engine, func, make_url, select, text, update
-from timing import load, table
+from timing import load, process_cpu, table
 
 from vpsleuth.extensions import db
 from vpsleuth.mail import keys
@@ -290,13 +290,9 @@ def service(args: list[str], env: dict[str, str], log: Path, problems: list[str]
 
 
 def cpu_seconds(pids: list[int]) -> float:
-    """The user and system CPU time of these processes so far (/proc), in seconds."""
-    ticks = 0
-    for pid in pids:
-        with contextlib.suppress(OSError):  # a process that has ended
-            fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
-            ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
+    """The user and system CPU time of these processes so far (/proc), in seconds; a
+    process that has ended counts nothing."""
+    return sum(process_cpu(pid) or 0.0 for pid in pids)
 
 
 def listen_overflows() -> int:

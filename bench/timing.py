@@ -10,6 +10,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -82,3 +83,13 @@ def seconds(value: float) -> str:
 def load() -> str:
     """The load average: other work on the machine skews the figures."""
     return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def process_cpu(pid: int | str) -> float | None:
+    """The user and system CPU time of process ``pid`` so far (/proc), in seconds; None
+    once it has ended."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
